@@ -1,0 +1,128 @@
+//! `gpuasm dis`: SPIR-V binary to text, with spirv-dis's options.
+
+use crate::io::{read_input, write_atomically, Output};
+use anyhow::Result;
+use clap::Args;
+use gpuasm_spirv::binary::{words_from_bytes, words_from_hex_text, MAGIC};
+use gpuasm_spirv::dis::{self, DisError, Options};
+use is_terminal::IsTerminal;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct DisArgs {
+    /// Input module (binary, either byte order, or spirv-dis's hex text); `-` or none for stdin.
+    input: Option<PathBuf>,
+    /// Output file; `-` or none for stdout.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Force colour output (default: only on a terminal).
+    #[arg(long, overrides_with = "no_color")]
+    color: bool,
+    /// Never colour the output.
+    #[arg(long, overrides_with = "color")]
+    no_color: bool,
+    /// Do not indent instructions.
+    #[arg(long)]
+    no_indent: bool,
+    /// Do not print the header comment.
+    #[arg(long)]
+    no_header: bool,
+    /// Show raw id numbers instead of friendly names.
+    #[arg(long)]
+    raw_id: bool,
+    /// Indent blocks by structured control-flow nesting.
+    #[arg(long)]
+    nested_indent: bool,
+    /// Print blocks in structured order.
+    #[arg(long)]
+    reorder_blocks: bool,
+    /// Show the byte offset of each instruction.
+    #[arg(long)]
+    offsets: bool,
+    /// Add section banners and explanatory comments.
+    #[arg(long)]
+    comment: bool,
+    /// Accept ids at or above the header's bound, as spirv-dis does.
+    #[arg(long)]
+    allow_ids_past_bound: bool,
+    /// Name the instructions of every vendored extended set, including those
+    /// spirv-dis prints as numbers (NonSemantic.DebugPrintf, DebugBreak, VkspReflection).
+    #[arg(long)]
+    all_ext_inst_names: bool,
+}
+
+pub fn run(args: DisArgs) -> Result<ExitCode> {
+    let (bytes, name) = read_input(args.input.as_deref())?;
+    let output = Output::from_arg(args.output.as_deref(), None);
+    let loaded = if is_binary(&bytes) {
+        words_from_bytes(&bytes)
+    } else {
+        words_from_hex_text(&bytes)
+    };
+    let words = match loaded {
+        Ok((w, _)) => w,
+        Err(e) => {
+            eprintln!("gpuasm: error: {name}: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let color = output.is_stdout()
+        && if args.color {
+            true
+        } else if args.no_color {
+            false
+        } else {
+            std::io::stdout().is_terminal()
+        };
+    let options = Options {
+        indent: !args.no_indent,
+        header: !args.no_header,
+        friendly_names: !args.raw_id,
+        offsets: args.offsets,
+        comment: args.comment,
+        nested_indent: args.nested_indent,
+        reorder_blocks: args.reorder_blocks,
+        color,
+        check_bound: !args.allow_ids_past_bound,
+        all_ext_inst_names: args.all_ext_inst_names,
+    };
+    let result = match &output {
+        Output::Stdout => {
+            let stdout = std::io::stdout();
+            let mut lock = stdout.lock();
+            let r = dis::disassemble_to(&words, &options, &mut lock);
+            lock.flush().ok();
+            r
+        }
+        Output::File(path) => {
+            let mut text = Vec::new();
+            let r = dis::disassemble_to(&words, &options, &mut text);
+            if r.is_ok() {
+                write_atomically(path, &text)?;
+            }
+            r
+        }
+    };
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(DisError::Binary(e)) => {
+            eprintln!("gpuasm: error: {name}: {e}");
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A binary module starts with the magic number in either byte order; an
+/// input that does not is read as hex text when it looks like it.
+fn is_binary(bytes: &[u8]) -> bool {
+    if bytes.len() >= 4 {
+        let w = [bytes[0], bytes[1], bytes[2], bytes[3]];
+        if u32::from_le_bytes(w) == MAGIC || u32::from_be_bytes(w) == MAGIC {
+            return true;
+        }
+    }
+    !gpuasm_spirv::binary::looks_like_hex_text(bytes)
+}

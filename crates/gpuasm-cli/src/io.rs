@@ -1,0 +1,66 @@
+//! Reading inputs and writing outputs atomically.
+
+use anyhow::{Context, Result};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Reads a whole input: a path, or standard input for `-` or no path.
+pub fn read_input(path: Option<&Path>) -> Result<(Vec<u8>, String)> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
+            Ok((bytes, p.display().to_string()))
+        }
+    }
+}
+
+fn read_stdin() -> Result<(Vec<u8>, String)> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .context("cannot read standard input")?;
+    Ok((bytes, "<stdin>".into()))
+}
+
+/// Where output goes.
+pub enum Output {
+    Stdout,
+    File(PathBuf),
+}
+
+impl Output {
+    pub fn from_arg(arg: Option<&Path>, default: Option<&str>) -> Output {
+        match arg
+            .map(Path::to_path_buf)
+            .or_else(|| default.map(PathBuf::from))
+        {
+            None => Output::Stdout,
+            Some(p) if p == Path::new("-") => Output::Stdout,
+            Some(p) => Output::File(p),
+        }
+    }
+
+    pub fn is_stdout(&self) -> bool {
+        matches!(self, Output::Stdout)
+    }
+}
+
+/// Writes `bytes` to a file through a temporary file in the same folder and a
+/// rename, so a failed run never leaves a partial or clobbered file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.as_file().sync_all().ok();
+    tmp.persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

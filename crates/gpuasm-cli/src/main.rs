@@ -1,0 +1,36 @@
+//! `gpuasm`: command-line front end. Each subcommand lives in its own module
+//! and only turns flags into library calls.
+
+mod dis;
+mod io;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// GPU shader assembly tools.
+#[derive(Parser)]
+#[command(name = "gpuasm", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Disassemble a SPIR-V binary (output identical to spirv-dis).
+    Dis(dis::DisArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Dis(args) => dis::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gpuasm: error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,616 @@
+//! The instruction parser: walks the instruction stream and decodes every
+//! operand from the grammar, including the context-dependent cases (literal
+//! widths from result or selector types, extended-instruction operands from
+//! the imported set, OpSpecConstantOp's embedded opcode, enumerant and mask
+//! parameters).
+//!
+//! It borrows the module's words and reuses two small buffers, so walking a
+//! module allocates nothing per instruction.
+
+use super::{BinaryError, BinaryErrorKind as K, Header, IdMap, HEADER_WORDS};
+use crate::grammar::{
+    self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier,
+};
+
+/// Options for [`InstructionParser`].
+#[derive(Copy, Clone, Debug)]
+pub struct ParserOptions {
+    /// Reject ids at or above the header's bound. spirv-dis does not check
+    /// this; we do by default because such a module is broken.
+    pub check_bound: bool,
+    /// Treat the extended sets SPIRV-Tools 2025.5 has no grammar for as
+    /// unknown `NonSemantic.*` sets, as spirv-dis and spirv-as do.
+    pub spirv_tools_ext_sets: bool,
+}
+
+impl Default for ParserOptions {
+    fn default() -> Self {
+        ParserOptions {
+            check_bound: true,
+            spirv_tools_ext_sets: true,
+        }
+    }
+}
+
+/// A floating-point format: width and `FPEncoding` (if any).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FloatFormat {
+    pub width: u32,
+    /// The `FPEncoding` operand of `OpTypeFloat`, if present.
+    pub encoding: Option<u32>,
+}
+
+/// How a literal number operand is to be read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NumberKind {
+    /// Not a number (or a type that is not a scalar number).
+    None,
+    Unsigned(u32),
+    Signed(u32),
+    Float(FloatFormat),
+}
+
+/// One decoded operand: where its words are and what they mean.
+#[derive(Copy, Clone, Debug)]
+pub struct ParsedOperand {
+    /// Index of the first word within the instruction (word 0 is the
+    /// opcode/word-count word).
+    pub offset: u16,
+    pub num_words: u16,
+    pub kind: OperandKind,
+    /// For literal numbers, how to read them.
+    pub number: NumberKind,
+}
+
+/// The extended instruction set an `OpExtInstImport` selected.
+#[derive(Copy, Clone, Debug)]
+pub enum ExtSet {
+    Known(&'static ExtInstSet),
+    /// A `NonSemantic.*` set we have no grammar for: its instructions take ids.
+    UnknownNonSemantic,
+}
+
+/// One decoded instruction, borrowing the module words and the parser's
+/// operand buffer.
+#[derive(Copy, Clone, Debug)]
+pub struct Instruction<'a> {
+    /// All words of the instruction, the opcode word first.
+    pub words: &'a [u32],
+    /// Word offset of the instruction in the module.
+    pub offset: usize,
+    pub opcode: u16,
+    pub info: &'static InstructionInfo,
+    /// `0` when there is none.
+    pub result_type: u32,
+    /// `0` when there is none.
+    pub result_id: u32,
+    /// For `OpExtInst`, the set its instruction number belongs to.
+    pub ext_set: Option<ExtSet>,
+    pub operands: &'a [ParsedOperand],
+}
+
+impl<'a> Instruction<'a> {
+    /// The first word of operand `i`.
+    #[inline]
+    pub fn word(&self, i: usize) -> u32 {
+        self.words[self.operands[i].offset as usize]
+    }
+
+    /// The words of operand `i`.
+    #[inline]
+    pub fn operand_words(&self, i: usize) -> &'a [u32] {
+        let o = &self.operands[i];
+        &self.words[o.offset as usize..o.offset as usize + o.num_words as usize]
+    }
+
+    /// Decodes operand `i` as a literal string (up to its NUL).
+    pub fn string(&self, i: usize) -> &'a [u8] {
+        literal_string_bytes(self.operand_words(i))
+    }
+}
+
+/// The bytes of a literal string stored in `words`, up to the first NUL.
+pub fn literal_string_bytes(words: &[u32]) -> &[u8] {
+    // SAFETY: u32 has no padding and any byte pattern is a valid u8; the
+    // slice covers exactly the same memory. Strings are little-endian in
+    // host-order words, so on big-endian hosts we would need a copy; the
+    // compile-time check below rules that target out.
+    #[cfg(target_endian = "big")]
+    compile_error!("gpuasm-spirv assumes a little-endian host");
+    let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 4) };
+    let end = memchr::memchr(0, bytes).unwrap_or(bytes.len());
+    &bytes[..end]
+}
+
+#[derive(Copy, Clone)]
+struct Expected {
+    spec: OperandSpec,
+    /// The literal of an OpSwitch target pair, sized by the selector's type.
+    switch_literal: bool,
+}
+
+/// Walks the instructions of a module.
+pub struct InstructionParser<'w> {
+    words: &'w [u32],
+    pos: usize,
+    header: Header,
+    options: ParserOptions,
+    failed: bool,
+    operands: Vec<ParsedOperand>,
+    expected: Vec<Expected>,
+    /// Result id → its type id (type ids map to themselves, untyped results to 0).
+    id_types: IdMap<u32>,
+    /// Type id → the number kind it declares.
+    number_types: IdMap<NumberKind>,
+    imports: IdMap<ExtSet>,
+}
+
+impl<'w> InstructionParser<'w> {
+    /// Reads the header and prepares to walk the instructions.
+    pub fn new(words: &'w [u32], options: ParserOptions) -> Result<Self, BinaryError> {
+        let header = Header::read(words)?;
+        let cap = words.len().min(header.bound as usize).saturating_add(1);
+        Ok(InstructionParser {
+            words,
+            pos: HEADER_WORDS,
+            header,
+            options,
+            failed: false,
+            operands: Vec::with_capacity(16),
+            expected: Vec::with_capacity(16),
+            id_types: IdMap::with_cap(cap),
+            number_types: IdMap::with_cap(cap),
+            imports: IdMap::with_cap(cap),
+        })
+    }
+
+    /// The module header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Word offset of the next instruction.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The number kind declared by a type id seen so far.
+    pub fn number_type(&self, type_id: u32) -> Option<NumberKind> {
+        self.number_types.get(type_id)
+    }
+
+    /// The next instruction, `None` at the end or after an error.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Result<Instruction<'_>, BinaryError>> {
+        if self.failed || self.pos >= self.words.len() {
+            return None;
+        }
+        let start = self.pos;
+        match self.parse_one(start) {
+            Ok((info, result_type, result_id, ext_set)) => {
+                let wc = (self.words[start] >> 16) as usize;
+                self.pos = start + wc;
+                Some(Ok(Instruction {
+                    words: &self.words[start..start + wc],
+                    offset: start,
+                    opcode: info.opcode,
+                    info,
+                    result_type,
+                    result_id,
+                    ext_set,
+                    operands: &self.operands,
+                }))
+            }
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn parse_one(
+        &mut self,
+        start: usize,
+    ) -> Result<(&'static InstructionInfo, u32, u32, Option<ExtSet>), BinaryError> {
+        let words = self.words;
+        let first = words[start];
+        let wc = (first >> 16) as usize;
+        let opcode = first as u16;
+        if wc == 0 {
+            return Err(BinaryError::new(K::ZeroWordCount { opcode }, start));
+        }
+        if start + wc > words.len() {
+            return Err(BinaryError::new(
+                K::TruncatedInstruction {
+                    opcode,
+                    word_count: wc as u32,
+                    available: words.len() - start,
+                },
+                start,
+            ));
+        }
+        let info = grammar::instruction(opcode)
+            .ok_or_else(|| BinaryError::new(K::UnknownOpcode { opcode }, start))?;
+        let inst = &words[start..start + wc];
+
+        self.operands.clear();
+        self.expected.clear();
+        self.expected
+            .extend(info.operands.iter().rev().map(|&spec| Expected {
+                spec,
+                switch_literal: false,
+            }));
+
+        let mut st = State {
+            w: 1,
+            result_type: 0,
+            result_id: 0,
+            ext_set: None,
+        };
+        let mut index = 0usize;
+        while let Some(exp) = self.expected.pop() {
+            if st.w >= wc {
+                if exp.spec.quantifier == Quantifier::One {
+                    return Err(BinaryError::new(
+                        K::MissingOperand {
+                            opname: info.name,
+                            operand: exp.spec.name,
+                            index,
+                        },
+                        start + st.w,
+                    ));
+                }
+                continue;
+            }
+            if exp.spec.quantifier == Quantifier::Variadic {
+                self.expected.push(exp);
+            }
+            self.parse_operand(info, inst, start, exp, &mut st)?;
+            index += 1;
+        }
+        if st.w < wc {
+            return Err(BinaryError::new(
+                K::ExtraWords {
+                    opname: info.name,
+                    expected: st.w,
+                    word_count: wc,
+                },
+                start,
+            ));
+        }
+
+        if st.result_id != 0 {
+            let is_type = info.class == "Type-Declaration";
+            self.id_types.insert(
+                st.result_id,
+                if is_type {
+                    st.result_id
+                } else {
+                    st.result_type
+                },
+            );
+            if is_type {
+                let kind = match opcode {
+                    op::OpTypeInt if wc >= 4 => {
+                        if inst[3] != 0 {
+                            NumberKind::Signed(inst[2])
+                        } else {
+                            NumberKind::Unsigned(inst[2])
+                        }
+                    }
+                    op::OpTypeFloat if wc >= 3 => NumberKind::Float(FloatFormat {
+                        width: inst[2],
+                        encoding: inst.get(3).copied(),
+                    }),
+                    _ => NumberKind::None,
+                };
+                self.number_types.insert(st.result_id, kind);
+            }
+        }
+        Ok((info, st.result_type, st.result_id, st.ext_set))
+    }
+
+    fn parse_operand(
+        &mut self,
+        info: &'static InstructionInfo,
+        inst: &[u32],
+        start: usize,
+        exp: Expected,
+        st: &mut State,
+    ) -> Result<(), BinaryError> {
+        let kind = exp.spec.kind;
+        let w = st.w;
+        let word = inst[w];
+        let at = start + w;
+        let kinfo = kind.info();
+        let mut number = NumberKind::None;
+        let mut num_words = 1usize;
+        match kinfo.category {
+            Category::Id => {
+                match kind {
+                    OperandKind::IdResultType => {
+                        if word == 0 {
+                            return Err(BinaryError::new(
+                                K::ZeroId {
+                                    what: "result type id",
+                                },
+                                at,
+                            ));
+                        }
+                        st.result_type = word;
+                    }
+                    OperandKind::IdResult => {
+                        if word == 0 {
+                            return Err(BinaryError::new(K::ZeroId { what: "result id" }, at));
+                        }
+                        if self.id_types.contains(word) {
+                            return Err(BinaryError::new(K::DuplicateResultId { id: word }, at));
+                        }
+                        st.result_id = word;
+                    }
+                    _ => {
+                        if word == 0 {
+                            return Err(BinaryError::new(K::ZeroId { what: "id operand" }, at));
+                        }
+                        if w == 3
+                            && (info.opcode == op::OpExtInst
+                                || info.opcode == op::OpExtInstWithForwardRefsKHR)
+                        {
+                            let set = self
+                                .imports
+                                .get(word)
+                                .ok_or_else(|| BinaryError::new(K::NotAnImport { id: word }, at))?;
+                            st.ext_set = Some(set);
+                        }
+                    }
+                }
+                if self.options.check_bound && word >= self.header.bound {
+                    return Err(BinaryError::new(
+                        K::IdOutOfBound {
+                            id: word,
+                            bound: self.header.bound,
+                        },
+                        at,
+                    ));
+                }
+            }
+            Category::Literal => match kind {
+                OperandKind::LiteralString => {
+                    let bytes = literal_string_bytes(&inst[w..]);
+                    if bytes.len() == (inst.len() - w) * 4 {
+                        return Err(BinaryError::new(
+                            K::UnterminatedString { opname: info.name },
+                            at,
+                        ));
+                    }
+                    num_words = bytes.len() / 4 + 1;
+                    if info.opcode == op::OpExtInstImport && st.result_id != 0 {
+                        let set = match std::str::from_utf8(bytes)
+                            .ok()
+                            .and_then(grammar::ext_inst_set)
+                        {
+                            Some(s)
+                                if s.known_to_spirv_tools || !self.options.spirv_tools_ext_sets =>
+                            {
+                                ExtSet::Known(s)
+                            }
+                            Some(_) => ExtSet::UnknownNonSemantic,
+                            None if bytes.starts_with(b"NonSemantic.") => {
+                                ExtSet::UnknownNonSemantic
+                            }
+                            None => {
+                                return Err(BinaryError::new(
+                                    K::UnknownImport {
+                                        name: String::from_utf8_lossy(bytes).into_owned(),
+                                    },
+                                    at,
+                                ))
+                            }
+                        };
+                        self.imports.insert(st.result_id, set);
+                    }
+                }
+                OperandKind::LiteralFloat => {
+                    number = NumberKind::Float(FloatFormat {
+                        width: 32,
+                        encoding: None,
+                    })
+                }
+                OperandKind::LiteralContextDependentNumber => {
+                    if info.opcode == op::OpConstant || info.opcode == op::OpSpecConstant {
+                        number = self.numeric_type(st.result_type, at)?;
+                    } else {
+                        number = NumberKind::Unsigned(32);
+                    }
+                }
+                OperandKind::LiteralExtInstInteger => {
+                    number = NumberKind::Unsigned(32);
+                    match st.ext_set {
+                        Some(ExtSet::Known(set)) => match set.instruction(word) {
+                            Some(ei) => self.push_specs(ei.operands, false),
+                            None if set.non_semantic => self.push_variadic_ids(),
+                            None => {
+                                return Err(BinaryError::new(
+                                    K::UnknownExtInst {
+                                        set: set.import_name,
+                                        number: word,
+                                    },
+                                    at,
+                                ))
+                            }
+                        },
+                        Some(ExtSet::UnknownNonSemantic) => self.push_variadic_ids(),
+                        None => return Err(BinaryError::new(K::NotAnImport { id: 0 }, at)),
+                    }
+                }
+                OperandKind::LiteralSpecConstantOpInteger => {
+                    let embedded = u16::try_from(word)
+                        .ok()
+                        .and_then(grammar::instruction)
+                        .ok_or_else(|| {
+                            BinaryError::new(K::UnknownSpecConstantOp { opcode: word }, at)
+                        })?;
+                    let ops = embedded.operands;
+                    let skip = ops
+                        .iter()
+                        .take_while(|o| {
+                            matches!(o.kind, OperandKind::IdResultType | OperandKind::IdResult)
+                        })
+                        .count();
+                    self.push_specs(&ops[skip..], false);
+                }
+                _ => {
+                    // LiteralInteger: one word, unless it is an OpSwitch case
+                    // value, whose width is the selector's.
+                    number = NumberKind::Unsigned(32);
+                    if exp.switch_literal {
+                        number = self.switch_selector_type(inst, at)?;
+                    }
+                }
+            },
+            Category::ValueEnum => {
+                let e = kind.enumerant(word).ok_or_else(|| {
+                    BinaryError::new(
+                        K::UnknownEnumerant {
+                            kind: kinfo.name,
+                            value: word,
+                        },
+                        at,
+                    )
+                })?;
+                if !e.parameters.is_empty() {
+                    self.push_specs(e.parameters, false);
+                }
+            }
+            Category::BitEnum => {
+                // Parameters follow in order of increasing bit; pushed
+                // highest bit first so the lowest is on top of the stack.
+                let mut bits = word;
+                let mut unknown = 0;
+                while bits != 0 {
+                    let bit = bits & bits.wrapping_neg();
+                    bits ^= bit;
+                    if kind.enumerant(bit).is_none() {
+                        unknown |= bit;
+                    }
+                }
+                if unknown != 0 {
+                    return Err(BinaryError::new(
+                        K::UnknownMaskBits {
+                            kind: kinfo.name,
+                            value: word,
+                            bits: unknown,
+                        },
+                        at,
+                    ));
+                }
+                let mut bits = word;
+                while bits != 0 {
+                    let bit = 1u32 << (31 - bits.leading_zeros());
+                    bits ^= bit;
+                    let e = kind.enumerant(bit).expect("checked above");
+                    if !e.parameters.is_empty() {
+                        self.push_specs(e.parameters, false);
+                    }
+                }
+            }
+            Category::Composite => {
+                let switch = info.opcode == op::OpSwitch;
+                for &base in kinfo.bases.iter().rev() {
+                    self.expected.push(Expected {
+                        spec: OperandSpec {
+                            kind: base,
+                            quantifier: Quantifier::One,
+                            name: "",
+                        },
+                        switch_literal: switch && base == OperandKind::LiteralInteger,
+                    });
+                }
+                return Ok(());
+            }
+        }
+        if let NumberKind::Unsigned(width)
+        | NumberKind::Signed(width)
+        | NumberKind::Float(FloatFormat { width, .. }) = number
+        {
+            num_words = (width as usize).div_ceil(32).max(1);
+        }
+        if w + num_words > inst.len() {
+            return Err(BinaryError::new(
+                K::TruncatedNumber {
+                    opname: info.name,
+                    needed: num_words,
+                },
+                at,
+            ));
+        }
+        self.operands.push(ParsedOperand {
+            offset: w as u16,
+            num_words: num_words as u16,
+            kind,
+            number,
+        });
+        st.w = w + num_words;
+        Ok(())
+    }
+
+    fn push_specs(&mut self, specs: &'static [OperandSpec], switch_literal: bool) {
+        self.expected
+            .extend(specs.iter().rev().map(|&spec| Expected {
+                spec,
+                switch_literal,
+            }));
+    }
+
+    fn push_variadic_ids(&mut self) {
+        self.expected.push(Expected {
+            spec: OperandSpec {
+                kind: OperandKind::IdRef,
+                quantifier: Quantifier::Variadic,
+                name: "",
+            },
+            switch_literal: false,
+        });
+    }
+
+    fn numeric_type(&self, type_id: u32, at: usize) -> Result<NumberKind, BinaryError> {
+        match self.number_types.get(type_id) {
+            Some(NumberKind::None) | None => {
+                Err(BinaryError::new(K::NotANumericType { type_id }, at))
+            }
+            Some(k) => Ok(k),
+        }
+    }
+
+    fn switch_selector_type(&self, inst: &[u32], at: usize) -> Result<NumberKind, BinaryError> {
+        let selector = inst[1];
+        let err = |reason| {
+            BinaryError::new(
+                K::BadSwitchSelector {
+                    id: selector,
+                    reason,
+                },
+                at,
+            )
+        };
+        let ty = match self.id_types.get(selector) {
+            Some(t) if t != 0 => t,
+            _ => return Err(err("has no type")),
+        };
+        if ty == selector {
+            return Err(err("is a type, not a value"));
+        }
+        match self.number_types.get(ty) {
+            Some(k @ (NumberKind::Unsigned(_) | NumberKind::Signed(_))) => Ok(k),
+            _ => Err(err("is not a scalar integer")),
+        }
+    }
+}
+
+struct State {
+    w: usize,
+    result_type: u32,
+    result_id: u32,
+    ext_set: Option<ExtSet>,
+}

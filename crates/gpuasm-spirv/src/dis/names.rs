@@ -1,0 +1,341 @@
+//! Friendly names for ids, built the way spirv-dis builds them: one pass over
+//! the module, where the first rule that fires for an id wins (`OpName`,
+//! then `BuiltIn` decorations, then names derived from types and constants),
+//! and every other result id keeps its number so that an `OpName "1"` cannot
+//! collide with it. Clashes get `_0`, `_1`, ... suffixes.
+
+use super::number;
+use crate::binary::{IdMap, InstructionParser, NumberKind, ParserOptions};
+use crate::grammar::{fp_encoding, op, OperandKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How ids are shown: by number, or by friendly name.
+pub struct IdNames {
+    /// Byte range of each named id's text in `arena`.
+    ranges: IdMap<(u32, u32)>,
+    arena: String,
+}
+
+impl IdNames {
+    /// Numbers only (`--raw-id`).
+    pub fn raw() -> IdNames {
+        IdNames {
+            ranges: IdMap::with_cap(0),
+            arena: String::new(),
+        }
+    }
+
+    /// Friendly names for every id of the module. A parse error stops the
+    /// pass; names found before it are kept.
+    pub fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
+        let mut b = Builder {
+            names: IdNames {
+                ranges: IdMap::with_cap(words.len() + 1),
+                arena: String::new(),
+            },
+            used: FxHashSet::default(),
+            next_suffix: FxHashMap::default(),
+            scratch: Vec::new(),
+        };
+        let Ok(mut parser) = InstructionParser::new(words, options) else {
+            return b.names;
+        };
+        while let Some(Ok(inst)) = parser.next() {
+            b.visit(&inst);
+        }
+        b.names
+    }
+
+    /// Appends the name of `id` (without `%`).
+    #[inline]
+    pub fn write(&self, out: &mut Vec<u8>, id: u32) {
+        match self.ranges.get(id) {
+            Some((start, len)) => out
+                .extend_from_slice(&self.arena.as_bytes()[start as usize..(start + len) as usize]),
+            None => number::write_uint(out, id as u64),
+        }
+    }
+
+    /// The name of `id`, if it has a non-numeric one recorded.
+    pub fn get(&self, id: u32) -> Option<&str> {
+        self.ranges
+            .get(id)
+            .map(|(s, l)| &self.arena[s as usize..(s + l) as usize])
+    }
+
+    /// Length of the name of `id` as printed.
+    #[inline]
+    pub fn len(&self, id: u32) -> usize {
+        match self.ranges.get(id) {
+            Some((_, len)) => len as usize,
+            None => itoa::Buffer::new().format(id).len(),
+        }
+    }
+}
+
+struct Builder {
+    names: IdNames,
+    used: FxHashSet<String>,
+    /// Next suffix to try per base name. The smallest free suffix never
+    /// decreases (names are only added), so resuming is exact and avoids the
+    /// quadratic rescan spirv-dis does on repeated names.
+    next_suffix: FxHashMap<String, u32>,
+    scratch: Vec<u8>,
+}
+
+impl Builder {
+    fn visit(&mut self, inst: &crate::binary::Instruction<'_>) {
+        let words = inst.words;
+        let result = inst.result_id;
+        match inst.opcode {
+            op::OpName if words.len() >= 3 => {
+                let s = inst.string(1).to_vec();
+                self.save(words[1], &s);
+            }
+            op::OpDecorate
+                if words.len() >= 4 && words[2] == crate::grammar::decoration::BuiltIn =>
+            {
+                if let Some(name) = builtin_name(words[3]) {
+                    self.save(words[1], name.as_bytes());
+                }
+            }
+            op::OpTypeVoid => self.save(result, b"void"),
+            op::OpTypeBool => self.save(result, b"bool"),
+            op::OpTypeInt if words.len() >= 4 => {
+                let width = words[2];
+                let mut s = Vec::new();
+                let root: &[u8] = match width {
+                    8 => b"char",
+                    16 => b"short",
+                    32 => b"int",
+                    64 => b"long",
+                    _ => b"",
+                };
+                if words[3] == 0 {
+                    s.push(b'u');
+                } else if root.is_empty() {
+                    s.push(b'i');
+                }
+                if root.is_empty() {
+                    number::write_uint(&mut s, width as u64);
+                } else {
+                    s.extend_from_slice(root);
+                }
+                self.save(result, &s);
+            }
+            op::OpTypeFloat if words.len() >= 3 => {
+                let s: Vec<u8> = match (words.get(3).copied(), words[2]) {
+                    (Some(fp_encoding::BFloat16KHR), _) => b"bfloat16".to_vec(),
+                    (Some(fp_encoding::Float8E4M3EXT), _) => b"fp8e4m3".to_vec(),
+                    (Some(fp_encoding::Float8E5M2EXT), _) => b"fp8e5m2".to_vec(),
+                    (_, 16) => b"half".to_vec(),
+                    (_, 32) => b"float".to_vec(),
+                    (_, 64) => b"double".to_vec(),
+                    (_, w) => {
+                        let mut s = b"fp".to_vec();
+                        number::write_uint(&mut s, w as u64);
+                        s
+                    }
+                };
+                self.save(result, &s);
+            }
+            op::OpTypeVector | op::OpTypeMatrix if words.len() >= 4 => {
+                let mut s = if inst.opcode == op::OpTypeVector {
+                    b"v".to_vec()
+                } else {
+                    b"mat".to_vec()
+                };
+                number::write_uint(&mut s, words[3] as u64);
+                self.names.write(&mut s, words[2]);
+                self.save(result, &s);
+            }
+            op::OpTypeArray if words.len() >= 4 => {
+                let mut s = b"_arr_".to_vec();
+                self.names.write(&mut s, words[2]);
+                s.push(b'_');
+                self.names.write(&mut s, words[3]);
+                self.save(result, &s);
+            }
+            op::OpTypeRuntimeArray if words.len() >= 3 => {
+                let mut s = b"_runtimearr_".to_vec();
+                self.names.write(&mut s, words[2]);
+                self.save(result, &s);
+            }
+            op::OpTypeNodePayloadArrayAMDX if words.len() >= 3 => {
+                let mut s = b"_payloadarr_".to_vec();
+                self.names.write(&mut s, words[2]);
+                self.save(result, &s);
+            }
+            op::OpTypePointer if words.len() >= 4 => {
+                let mut s = b"_ptr_".to_vec();
+                s.extend_from_slice(enum_name(OperandKind::StorageClass, words[2]).as_bytes());
+                s.push(b'_');
+                self.names.write(&mut s, words[3]);
+                self.save(result, &s);
+            }
+            op::OpTypeUntypedPointerKHR if words.len() >= 3 => {
+                let mut s = b"_ptr_".to_vec();
+                s.extend_from_slice(enum_name(OperandKind::StorageClass, words[2]).as_bytes());
+                self.save(result, &s);
+            }
+            op::OpTypePipe if words.len() >= 3 => {
+                let mut s = b"Pipe".to_vec();
+                s.extend_from_slice(enum_name(OperandKind::AccessQualifier, words[2]).as_bytes());
+                self.save(result, &s);
+            }
+            op::OpTypeEvent => self.save(result, b"Event"),
+            op::OpTypeDeviceEvent => self.save(result, b"DeviceEvent"),
+            op::OpTypeReserveId => self.save(result, b"ReserveId"),
+            op::OpTypeQueue => self.save(result, b"Queue"),
+            op::OpTypeOpaque if words.len() >= 3 => {
+                let mut s = b"Opaque_".to_vec();
+                s.extend(inst.string(1).iter().map(|&c| sanitize_byte(c)));
+                self.save(result, &s);
+            }
+            op::OpTypePipeStorage => self.save(result, b"PipeStorage"),
+            op::OpTypeNamedBarrier => self.save(result, b"NamedBarrier"),
+            op::OpTypeStruct => {
+                let mut s = b"_struct_".to_vec();
+                number::write_uint(&mut s, result as u64);
+                self.save(result, &s);
+            }
+            op::OpConstantTrue => self.save(result, b"true"),
+            op::OpConstantFalse => self.save(result, b"false"),
+            op::OpConstant if inst.operands.len() >= 3 => {
+                let mut s = Vec::new();
+                self.names.write(&mut s, inst.result_type);
+                s.push(b'_');
+                let o = inst.operands[2];
+                let start = s.len();
+                if o.number != NumberKind::None {
+                    number::write_number(&mut s, o.number, inst.operand_words(2));
+                }
+                for c in &mut s[start..] {
+                    if *c == b'-' {
+                        *c = b'n';
+                    }
+                }
+                self.save(result, &s);
+            }
+            _ => {
+                if result != 0 && !self.names.ranges.contains(result) {
+                    let mut s = std::mem::take(&mut self.scratch);
+                    s.clear();
+                    number::write_uint(&mut s, result as u64);
+                    self.save(result, &s);
+                    self.scratch = s;
+                }
+            }
+        }
+    }
+
+    /// Records `suggested` (sanitized, made unique) for `id` unless the id
+    /// already has a name.
+    fn save(&mut self, id: u32, suggested: &[u8]) {
+        if self.names.ranges.contains(id) {
+            return;
+        }
+        let base: String = if suggested.is_empty() {
+            "_".into()
+        } else {
+            suggested
+                .iter()
+                .map(|&c| sanitize_byte(c) as char)
+                .collect()
+        };
+        let name = if self.used.insert(base.clone()) {
+            base
+        } else {
+            let mut i = self.next_suffix.get(&base).copied().unwrap_or(0);
+            loop {
+                let candidate = format!("{base}_{i}");
+                i += 1;
+                if self.used.insert(candidate.clone()) {
+                    self.next_suffix.insert(base, i);
+                    break candidate;
+                }
+            }
+        };
+        let start = self.names.arena.len() as u32;
+        self.names.arena.push_str(&name);
+        self.names.ranges.insert(id, (start, name.len() as u32));
+    }
+}
+
+#[inline]
+fn sanitize_byte(c: u8) -> u8 {
+    if c.is_ascii_alphanumeric() || c == b'_' {
+        c
+    } else {
+        b'_'
+    }
+}
+
+fn enum_name(kind: OperandKind, value: u32) -> String {
+    match kind.enumerant(value) {
+        Some(e) => e.name.to_string(),
+        // spirv-dis says "StorageClass<N>" here whatever the kind.
+        None => format!("StorageClass{value}"),
+    }
+}
+
+/// The GLSL-style names spirv-dis gives to `BuiltIn` decorations, keyed by
+/// the grammar's enumerant name. Builtins not listed get no name from their
+/// decoration.
+const BUILTIN_NAMES: &[(&str, &str)] = &[
+    ("Position", "gl_Position"),
+    ("PointSize", "gl_PointSize"),
+    ("ClipDistance", "gl_ClipDistance"),
+    ("CullDistance", "gl_CullDistance"),
+    ("VertexId", "gl_VertexID"),
+    ("InstanceId", "gl_InstanceID"),
+    ("PrimitiveId", "gl_PrimitiveID"),
+    ("InvocationId", "gl_InvocationID"),
+    ("Layer", "gl_Layer"),
+    ("ViewportIndex", "gl_ViewportIndex"),
+    ("TessLevelOuter", "gl_TessLevelOuter"),
+    ("TessLevelInner", "gl_TessLevelInner"),
+    ("TessCoord", "gl_TessCoord"),
+    ("PatchVertices", "gl_PatchVertices"),
+    ("FragCoord", "gl_FragCoord"),
+    ("PointCoord", "gl_PointCoord"),
+    ("FrontFacing", "gl_FrontFacing"),
+    ("SampleId", "gl_SampleID"),
+    ("SamplePosition", "gl_SamplePosition"),
+    ("SampleMask", "gl_SampleMask"),
+    ("FragDepth", "gl_FragDepth"),
+    ("HelperInvocation", "gl_HelperInvocation"),
+    ("NumWorkgroups", "gl_NumWorkGroups"),
+    ("WorkgroupSize", "gl_WorkGroupSize"),
+    ("WorkgroupId", "gl_WorkGroupID"),
+    ("LocalInvocationId", "gl_LocalInvocationID"),
+    ("GlobalInvocationId", "gl_GlobalInvocationID"),
+    ("LocalInvocationIndex", "gl_LocalInvocationIndex"),
+    ("WorkDim", "WorkDim"),
+    ("GlobalSize", "GlobalSize"),
+    ("EnqueuedWorkgroupSize", "EnqueuedWorkgroupSize"),
+    ("GlobalOffset", "GlobalOffset"),
+    ("GlobalLinearId", "GlobalLinearId"),
+    ("SubgroupSize", "SubgroupSize"),
+    ("SubgroupMaxSize", "SubgroupMaxSize"),
+    ("NumSubgroups", "NumSubgroups"),
+    ("NumEnqueuedSubgroups", "NumEnqueuedSubgroups"),
+    ("SubgroupId", "SubgroupId"),
+    ("SubgroupLocalInvocationId", "SubgroupLocalInvocationId"),
+    ("VertexIndex", "gl_VertexIndex"),
+    ("InstanceIndex", "gl_InstanceIndex"),
+    ("BaseInstance", "gl_BaseInstance"),
+    ("SubgroupEqMask", "SubgroupEqMaskKHR"),
+    ("SubgroupGeMask", "SubgroupGeMaskKHR"),
+    ("SubgroupGtMask", "SubgroupGtMaskKHR"),
+    ("SubgroupLeMask", "SubgroupLeMaskKHR"),
+    ("SubgroupLtMask", "SubgroupLtMaskKHR"),
+];
+
+fn builtin_name(value: u32) -> Option<&'static str> {
+    let e = OperandKind::BuiltIn.enumerant(value)?;
+    BUILTIN_NAMES
+        .iter()
+        .find(|(k, _)| *k == e.name || e.aliases.contains(k))
+        .map(|&(_, v)| v)
+}

@@ -1,0 +1,262 @@
+//! Static tables of the SPIR-V grammar: instructions, operand kinds,
+//! enumerants and extended instruction sets.
+//!
+//! The tables are generated at build time from the JSON grammars vendored in
+//! `grammar/` (see `build.rs`); this module only defines their shape and the
+//! lookups over them.
+
+#![allow(clippy::all)]
+
+mod generated {
+    use super::*;
+    include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+}
+
+pub use generated::*;
+
+/// A SPIR-V version, `major.minor`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version(pub u8, pub u8);
+
+impl Version {
+    /// The version as encoded in the module header word.
+    pub const fn word(self) -> u32 {
+        ((self.0 as u32) << 16) | ((self.1 as u32) << 8)
+    }
+}
+
+/// How often an operand may appear.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Quantifier {
+    /// Exactly once.
+    One,
+    /// Zero or one time (`?` in the grammar).
+    Optional,
+    /// Zero or more times (`*` in the grammar).
+    Variadic,
+}
+
+/// The grammar's category of an operand kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Category {
+    /// A value enumeration: one named value per word.
+    ValueEnum,
+    /// A bit mask: names combine with `|`.
+    BitEnum,
+    /// An `<id>`.
+    Id,
+    /// A literal number or string.
+    Literal,
+    /// A pair of other kinds (`bases`).
+    Composite,
+}
+
+/// One operand slot of an instruction or enumerant parameter list.
+#[derive(Copy, Clone, Debug)]
+pub struct OperandSpec {
+    pub kind: OperandKind,
+    pub quantifier: Quantifier,
+    /// The grammar's descriptive name (may be empty).
+    pub name: &'static str,
+}
+
+/// One named value of a value or bit enumeration.
+#[derive(Debug)]
+pub struct Enumerant {
+    pub name: &'static str,
+    pub value: u32,
+    /// Operands that follow the enumerant when it is used.
+    pub parameters: &'static [OperandSpec],
+    /// `Capability` values, any of which enables this enumerant.
+    pub capabilities: &'static [u32],
+    pub extensions: &'static [&'static str],
+    /// First SPIR-V version that has it in core (`None`: extension only).
+    pub version: Option<Version>,
+    pub last_version: Option<Version>,
+    pub aliases: &'static [&'static str],
+    pub provisional: bool,
+}
+
+/// Information about one operand kind.
+#[derive(Debug)]
+pub struct KindInfo {
+    pub name: &'static str,
+    pub category: Category,
+    /// Sorted by value.
+    pub enumerants: &'static [Enumerant],
+    /// For composite kinds, the kinds of the pair.
+    pub bases: &'static [OperandKind],
+}
+
+/// One core instruction.
+#[derive(Debug)]
+pub struct InstructionInfo {
+    /// Name with its `Op` prefix, e.g. `OpTypeInt`.
+    pub name: &'static str,
+    pub opcode: u16,
+    pub class: &'static str,
+    pub operands: &'static [OperandSpec],
+    pub capabilities: &'static [u32],
+    pub extensions: &'static [&'static str],
+    pub version: Option<Version>,
+    pub last_version: Option<Version>,
+    pub aliases: &'static [&'static str],
+    pub provisional: bool,
+    pub has_result_type: bool,
+    pub has_result: bool,
+}
+
+/// One instruction of an extended instruction set.
+#[derive(Debug)]
+pub struct ExtInstInfo {
+    pub name: &'static str,
+    pub opcode: u32,
+    pub operands: &'static [OperandSpec],
+    pub capabilities: &'static [u32],
+    pub extensions: &'static [&'static str],
+}
+
+/// An extended instruction set grammar.
+#[derive(Debug)]
+pub struct ExtInstSet {
+    /// The `OpExtInstImport` string that selects it.
+    pub import_name: &'static str,
+    /// Whether `import_name` is a prefix (versioned names such as
+    /// `NonSemantic.ClspvReflection.6`).
+    pub match_prefix: bool,
+    pub non_semantic: bool,
+    /// Whether SPIRV-Tools 2025.5 has this grammar built in (it treats the
+    /// others as unknown `NonSemantic.*` sets).
+    pub known_to_spirv_tools: bool,
+    pub revision: u32,
+    /// Sorted by opcode.
+    pub instructions: &'static [ExtInstInfo],
+}
+
+impl OperandKind {
+    /// The table entry for this kind.
+    #[inline]
+    pub fn info(self) -> &'static KindInfo {
+        &KINDS[self as usize]
+    }
+
+    /// The kind's grammar name, e.g. `StorageClass`.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Looks up an enumerant by value (exact value for value enums, one bit
+    /// or zero for bit enums).
+    #[inline]
+    pub fn enumerant(self, value: u32) -> Option<&'static Enumerant> {
+        let e = self.info().enumerants;
+        e.binary_search_by_key(&value, |e| e.value)
+            .ok()
+            .map(|i| &e[i])
+    }
+
+    /// Looks up an enumerant by its name or one of its aliases.
+    pub fn enumerant_by_name(self, name: &str) -> Option<&'static Enumerant> {
+        self.info()
+            .enumerants
+            .iter()
+            .find(|e| e.name == name || e.aliases.contains(&name))
+    }
+}
+
+/// Looks up a core instruction by opcode.
+#[inline]
+pub fn instruction(opcode: u16) -> Option<&'static InstructionInfo> {
+    match OPCODE_INDEX.get(opcode as usize) {
+        Some(&i) if i != u16::MAX => Some(&INSTRUCTIONS[i as usize]),
+        _ => None,
+    }
+}
+
+/// Looks up a core instruction by name (with `Op` prefix) or alias.
+pub fn instruction_by_name(name: &str) -> Option<&'static InstructionInfo> {
+    OPCODE_NAMES
+        .binary_search_by_key(&name, |&(n, _)| n)
+        .ok()
+        .map(|i| &INSTRUCTIONS[OPCODE_NAMES[i].1 as usize])
+}
+
+/// Finds the extended instruction set an `OpExtInstImport` string selects.
+pub fn ext_inst_set(import_name: &str) -> Option<&'static ExtInstSet> {
+    EXT_INST_SETS.iter().find(|s| {
+        if s.match_prefix {
+            import_name.starts_with(s.import_name)
+        } else {
+            import_name == s.import_name
+        }
+    })
+}
+
+impl ExtInstSet {
+    /// Looks up an instruction of the set by number.
+    #[inline]
+    pub fn instruction(&self, opcode: u32) -> Option<&'static ExtInstInfo> {
+        let v = self.instructions;
+        v.binary_search_by_key(&opcode, |i| i.opcode)
+            .ok()
+            .map(|i| &v[i])
+    }
+
+    /// Looks up an instruction of the set by name.
+    pub fn instruction_by_name(&self, name: &str) -> Option<&'static ExtInstInfo> {
+        self.instructions.iter().find(|i| i.name == name)
+    }
+}
+
+/// The registered name of a generator tool id, as spirv-dis prints it.
+pub fn generator_name(tool: u16) -> Option<&'static str> {
+    GENERATORS
+        .binary_search_by_key(&tool, |&(t, _)| t)
+        .ok()
+        .map(|i| GENERATORS[i].1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookups_agree_with_the_grammar() {
+        let i = instruction(op::OpTypeInt).unwrap();
+        assert_eq!(i.name, "OpTypeInt");
+        assert!(i.has_result && !i.has_result_type);
+        assert_eq!(
+            instruction_by_name("OpTypeInt").unwrap().opcode,
+            op::OpTypeInt
+        );
+        assert!(instruction(9999).is_none());
+        assert_eq!(
+            OperandKind::StorageClass
+                .enumerant(storage_class::Function)
+                .unwrap()
+                .name,
+            "Function"
+        );
+        assert_eq!(
+            OperandKind::Decoration
+                .enumerant_by_name("BuiltIn")
+                .unwrap()
+                .value,
+            decoration::BuiltIn
+        );
+        let glsl = ext_inst_set("GLSL.std.450").unwrap();
+        assert_eq!(glsl.instruction(31).unwrap().name, "Sqrt");
+        assert!(ext_inst_set("NonSemantic.ClspvReflection.6").is_some());
+        assert_eq!(
+            generator_name(8),
+            Some("Khronos Glslang Reference Front End")
+        );
+    }
+
+    #[test]
+    fn every_opcode_index_points_back() {
+        for (n, i) in INSTRUCTIONS.iter().enumerate() {
+            assert_eq!(OPCODE_INDEX[i.opcode as usize] as usize, n);
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//! SPIR-V for gpuasm: grammar tables, a zero-copy binary reader and a
+//! disassembler whose output matches SPIRV-Tools' `spirv-dis`.
+//!
+//! Data flows one way: [`grammar`] tables → [`binary`] reader →
+//! [`dis`] printer.
+//!
+//! ```
+//! // A minimal module: header plus `OpCapability Shader`.
+//! let words = [0x0723_0203, 0x0001_0000, 0, 1, 0, (2 << 16) | 17, 1];
+//! let text = gpuasm_spirv::dis::disassemble(&words, &Default::default()).unwrap();
+//! assert!(text.ends_with("OpCapability Shader\n"));
+//! ```
+
+pub mod binary;
+pub mod dis;
+pub mod grammar;
