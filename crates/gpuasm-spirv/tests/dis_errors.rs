@@ -1,0 +1,281 @@
+//! Malformed input: every case gets a clear error naming the word offset, and
+//! nothing panics or allocates from a size field in the input.
+
+use gpuasm_spirv::binary::{words_from_bytes, words_from_hex_text, BinaryErrorKind as K, Endian};
+use gpuasm_spirv::dis::{disassemble, disassemble_to, DisError, Options};
+use proptest::prelude::*;
+
+const MAGIC: u32 = 0x0723_0203;
+
+fn module(bound: u32, body: &[u32]) -> Vec<u32> {
+    let mut w = vec![MAGIC, 0x0001_0000, 0, bound, 0];
+    w.extend_from_slice(body);
+    w
+}
+
+fn inst(opcode: u32, operands: &[u32]) -> Vec<u32> {
+    let mut w = vec![((operands.len() as u32 + 1) << 16) | opcode];
+    w.extend_from_slice(operands);
+    w
+}
+
+/// Disassembles and returns the error kind and word offset, plus the text
+/// written before the error.
+fn fail(words: &[u32]) -> (K, usize, String) {
+    let mut out = Vec::new();
+    match disassemble_to(words, &Options::default(), &mut out) {
+        Err(DisError::Binary(e)) => (
+            e.kind().clone(),
+            e.word_offset(),
+            String::from_utf8(out).unwrap(),
+        ),
+        other => panic!("expected a binary error, got {other:?}"),
+    }
+}
+
+const OP_CAPABILITY: u32 = 17;
+const OP_MEMORY_MODEL: u32 = 14;
+const OP_TYPE_INT: u32 = 21;
+const OP_TYPE_VOID: u32 = 19;
+const OP_CONSTANT: u32 = 43;
+const OP_NAME: u32 = 5;
+
+#[test]
+fn truncated_header() {
+    let (k, at, out) = fail(&[MAGIC, 0x10000, 0]);
+    assert_eq!(k, K::IncompleteHeader { words: 3 });
+    assert_eq!(at, 3);
+    assert!(out.is_empty());
+}
+
+#[test]
+fn bad_magic() {
+    let mut w = module(1, &[]);
+    w[0] = 0xdead_beef;
+    assert_eq!(fail(&w).0, K::BadMagic { found: 0xdead_beef });
+}
+
+#[test]
+fn zero_word_count_names_its_offset_and_keeps_earlier_text() {
+    let mut body = inst(OP_CAPABILITY, &[1]);
+    body.push(OP_CAPABILITY); // word count 0
+    let (k, at, out) = fail(&module(2, &body));
+    assert_eq!(
+        k,
+        K::ZeroWordCount {
+            opcode: OP_CAPABILITY as u16
+        }
+    );
+    assert_eq!(at, 7);
+    assert!(out.ends_with("OpCapability Shader\n"), "{out}");
+}
+
+#[test]
+fn word_count_past_the_end() {
+    let body = [(9 << 16) | OP_CAPABILITY, 1];
+    let (k, at, _) = fail(&module(2, &body));
+    assert_eq!(
+        k,
+        K::TruncatedInstruction {
+            opcode: OP_CAPABILITY as u16,
+            word_count: 9,
+            available: 2
+        }
+    );
+    assert_eq!(at, 5);
+}
+
+#[test]
+fn operand_missing_inside_instruction() {
+    let (k, at, _) = fail(&module(2, &inst(OP_MEMORY_MODEL, &[0])));
+    assert!(
+        matches!(
+            k,
+            K::MissingOperand {
+                opname: "OpMemoryModel",
+                ..
+            }
+        ),
+        "{k:?}"
+    );
+    assert_eq!(at, 7);
+}
+
+#[test]
+fn wide_literal_running_past_its_instruction() {
+    // A 64-bit constant with only one value word.
+    let mut body = inst(OP_TYPE_INT, &[1, 64, 0]);
+    body.extend(inst(OP_CONSTANT, &[1, 2, 5]));
+    let (k, at, _) = fail(&module(3, &body));
+    assert!(
+        matches!(
+            k,
+            K::TruncatedNumber {
+                opname: "OpConstant",
+                needed: 2
+            }
+        ),
+        "{k:?}"
+    );
+    assert_eq!(at, 5 + 4 + 3);
+}
+
+#[test]
+fn id_at_or_past_bound() {
+    let (k, at, _) = fail(&module(3, &inst(OP_TYPE_VOID, &[3])));
+    assert_eq!(k, K::IdOutOfBound { id: 3, bound: 3 });
+    assert_eq!(at, 6);
+    // spirv-dis accepts it; so do we when asked.
+    let opts = Options {
+        check_bound: false,
+        ..Options::default()
+    };
+    assert!(disassemble(&module(3, &inst(OP_TYPE_VOID, &[3])), &opts).is_ok());
+}
+
+#[test]
+fn unknown_enumerant_and_mask_bits() {
+    let (k, at, _) = fail(&module(2, &inst(OP_CAPABILITY, &[99999])));
+    assert_eq!(
+        k,
+        K::UnknownEnumerant {
+            kind: "Capability",
+            value: 99999
+        }
+    );
+    assert_eq!(at, 6);
+    // OpFunction with FunctionControl bit 19 set.
+    let mut body = inst(OP_TYPE_VOID, &[1]);
+    body.extend(inst(54, &[1, 2, 0x80000, 3]));
+    let (k, _, _) = fail(&module(4, &body));
+    assert!(
+        matches!(
+            k,
+            K::UnknownMaskBits {
+                kind: "FunctionControl",
+                bits: 0x80000,
+                ..
+            }
+        ),
+        "{k:?}"
+    );
+}
+
+#[test]
+fn unknown_opcode_and_unterminated_string() {
+    assert_eq!(
+        fail(&module(2, &inst(9999, &[1]))).0,
+        K::UnknownOpcode { opcode: 9999 }
+    );
+    let (k, _, _) = fail(&module(2, &inst(OP_NAME, &[1, 0x4141_4141])));
+    assert_eq!(k, K::UnterminatedString { opname: "OpName" });
+}
+
+#[test]
+fn duplicate_and_zero_result_ids() {
+    let mut body = inst(OP_TYPE_VOID, &[1]);
+    body.extend(inst(20, &[1]));
+    assert_eq!(fail(&module(2, &body)).0, K::DuplicateResultId { id: 1 });
+    assert_eq!(
+        fail(&module(2, &inst(OP_TYPE_VOID, &[0]))).0,
+        K::ZeroId { what: "result id" }
+    );
+}
+
+#[test]
+fn glslang_module_with_id_zero_is_rejected_as_spirv_dis_does() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/rejected");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let (words, _) = words_from_bytes(&bytes).unwrap();
+        let (k, _, _) = fail(&words);
+        assert_eq!(k, K::ZeroId { what: "id operand" });
+        n += 1;
+    }
+    assert!(n > 0);
+}
+
+#[test]
+fn bytes_not_a_multiple_of_four() {
+    let e = words_from_bytes(&[3, 2, 0x23, 7, 0, 0]).unwrap_err();
+    assert_eq!(e.kind(), &K::NotWordAligned { bytes: 6 });
+}
+
+fn small_module() -> Vec<u32> {
+    let mut body = inst(OP_CAPABILITY, &[1]);
+    body.extend(inst(OP_MEMORY_MODEL, &[0, 1]));
+    body.extend(inst(OP_TYPE_INT, &[1, 32, 1]));
+    body.extend(inst(OP_CONSTANT, &[1, 2, (-7i32) as u32]));
+    module(3, &body)
+}
+
+#[test]
+fn big_endian_reads_like_little_endian() {
+    let words = small_module();
+    let le: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let be: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+    let (a, ea) = words_from_bytes(&le).unwrap();
+    let (b, eb) = words_from_bytes(&be).unwrap();
+    assert_eq!((ea, eb), (Endian::Little, Endian::Big));
+    assert_eq!(a, b);
+    let text = disassemble(&b, &Options::default()).unwrap();
+    assert!(text.ends_with("%int_n7 = OpConstant %int -7\n"), "{text}");
+}
+
+#[test]
+fn hex_text_words_and_bytes() {
+    let words = small_module();
+    let as_words: String = words.iter().map(|w| format!("0x{w:08x}\n")).collect();
+    let as_bytes: String = words
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .map(|b| format!("{b:02x} "))
+        .collect();
+    let no_prefix: String = words.iter().map(|w| format!("{w:08X}, ")).collect();
+    for text in [as_words, as_bytes, no_prefix] {
+        assert_eq!(
+            words_from_hex_text(text.as_bytes()).unwrap().0,
+            words,
+            "{text}"
+        );
+    }
+    let e = words_from_hex_text(b"0x07230203\n0xzz").unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            K::BadHexText {
+                line: 2,
+                column: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Arbitrary words after a valid header never panic, and any error names
+    /// an offset inside the input.
+    #[test]
+    fn arbitrary_words_never_panic(body in proptest::collection::vec(any::<u32>(), 0..64), bound in 0u32..64) {
+        let words = module(bound, &body);
+        for opts in [Options::default(), Options { nested_indent: true, reorder_blocks: true, comment: true, ..Options::default() }] {
+            let mut out = Vec::new();
+            if let Err(DisError::Binary(e)) = disassemble_to(&words, &opts, &mut out) {
+                prop_assert!(e.word_offset() <= words.len());
+            }
+        }
+    }
+
+    /// Mutating one word of a valid module never panics either.
+    #[test]
+    fn mutated_module_never_panics(index in 5usize..22, value in any::<u32>()) {
+        let mut words = small_module();
+        let i = index % words.len();
+        words[i] = value;
+        let _ = disassemble(&words, &Options::default());
+    }
+}
