@@ -56,11 +56,7 @@ pub struct DisArgs {
 pub fn run(args: DisArgs) -> Result<ExitCode> {
     let (bytes, name) = read_input(args.input.as_deref())?;
     let output = Output::from_arg(args.output.as_deref(), None);
-    let loaded = if is_binary(&bytes) {
-        words_from_bytes(&bytes)
-    } else {
-        words_from_hex_text(&bytes)
-    };
+    let loaded = if is_binary(&bytes) { words_from_bytes(&bytes) } else { words_from_hex_text(&bytes) };
     let words = match loaded {
         Ok((w, _)) => w,
         Err(e) => {

@@ -18,10 +18,7 @@ pub fn read_input(path: Option<&Path>) -> Result<(Vec<u8>, String)> {
 
 fn read_stdin() -> Result<(Vec<u8>, String)> {
     let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .context("cannot read standard input")?;
+    std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
     Ok((bytes, "<stdin>".into()))
 }
 
@@ -33,10 +30,7 @@ pub enum Output {
 
 impl Output {
     pub fn from_arg(arg: Option<&Path>, default: Option<&str>) -> Output {
-        match arg
-            .map(Path::to_path_buf)
-            .or_else(|| default.map(PathBuf::from))
-        {
+        match arg.map(Path::to_path_buf).or_else(|| default.map(PathBuf::from)) {
             None => Output::Stdout,
             Some(p) if p == Path::new("-") => Output::Stdout,
             Some(p) => Output::File(p),
@@ -57,10 +51,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
     tmp.as_file().sync_all().ok();
-    tmp.persist(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }

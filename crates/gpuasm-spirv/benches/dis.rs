@@ -1,1 +1,78 @@
-fn main() {}
+//! Throughput of the reader (walking with full operand decoding) and of the
+//! disassembler, on a large module.
+//!
+//! The module comes from `GPUASM_BENCH_MODULE`, else `target/bench/big.spv`
+//! (made by `scripts/bench-vs-spirv-tools`), else the largest module of the
+//! in-repo corpus.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
+use gpuasm_spirv::dis::{disassemble_to, Options};
+use std::path::PathBuf;
+
+fn bench_module() -> (String, Vec<u32>) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let path =
+        std::env::var_os("GPUASM_BENCH_MODULE").map(PathBuf::from).unwrap_or_else(|| root.join("target/bench/big.spv"));
+    let path = if path.exists() {
+        path
+    } else {
+        let dir = root.join("crates/gpuasm-spirv/tests/corpus/spv");
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+            .max_by_key(|p| p.metadata().unwrap().len())
+            .unwrap()
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    (path.display().to_string(), words_from_bytes(&bytes).unwrap().0)
+}
+
+fn walk(words: &[u32]) -> usize {
+    let mut parser = InstructionParser::new(words, ParserOptions::default()).unwrap();
+    let mut operands = 0;
+    while let Some(inst) = parser.next() {
+        operands += inst.unwrap().operands.len();
+    }
+    operands
+}
+
+fn benches(c: &mut Criterion) {
+    let (name, words) = bench_module();
+    let bytes = words.len() as u64 * 4;
+    eprintln!("bench module: {name} ({bytes} bytes)");
+    let mut g = c.benchmark_group("reader");
+    g.throughput(Throughput::Bytes(bytes));
+    g.bench_function("walk_with_operands", |b| b.iter(|| walk(&words)));
+    g.finish();
+
+    let mut text = Vec::new();
+    disassemble_to(&words, &Options::default(), &mut text).unwrap();
+    let mut g = c.benchmark_group("disassemble");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    for (label, opts) in [
+        ("friendly", Options::default()),
+        ("raw_id", Options { friendly_names: false, ..Options::default() }),
+        (
+            "nested_reorder_comment",
+            Options { nested_indent: true, reorder_blocks: true, comment: true, ..Options::default() },
+        ),
+    ] {
+        g.bench_function(label, |b| {
+            b.iter(|| {
+                text.clear();
+                disassemble_to(&words, &opts, &mut text).unwrap();
+                text.len()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = dis;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(dis);

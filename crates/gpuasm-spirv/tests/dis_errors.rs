@@ -24,11 +24,7 @@ fn inst(opcode: u32, operands: &[u32]) -> Vec<u32> {
 fn fail(words: &[u32]) -> (K, usize, String) {
     let mut out = Vec::new();
     match disassemble_to(words, &Options::default(), &mut out) {
-        Err(DisError::Binary(e)) => (
-            e.kind().clone(),
-            e.word_offset(),
-            String::from_utf8(out).unwrap(),
-        ),
+        Err(DisError::Binary(e)) => (e.kind().clone(), e.word_offset(), String::from_utf8(out).unwrap()),
         other => panic!("expected a binary error, got {other:?}"),
     }
 }
@@ -60,12 +56,7 @@ fn zero_word_count_names_its_offset_and_keeps_earlier_text() {
     let mut body = inst(OP_CAPABILITY, &[1]);
     body.push(OP_CAPABILITY); // word count 0
     let (k, at, out) = fail(&module(2, &body));
-    assert_eq!(
-        k,
-        K::ZeroWordCount {
-            opcode: OP_CAPABILITY as u16
-        }
-    );
+    assert_eq!(k, K::ZeroWordCount { opcode: OP_CAPABILITY as u16 });
     assert_eq!(at, 7);
     assert!(out.ends_with("OpCapability Shader\n"), "{out}");
 }
@@ -74,30 +65,14 @@ fn zero_word_count_names_its_offset_and_keeps_earlier_text() {
 fn word_count_past_the_end() {
     let body = [(9 << 16) | OP_CAPABILITY, 1];
     let (k, at, _) = fail(&module(2, &body));
-    assert_eq!(
-        k,
-        K::TruncatedInstruction {
-            opcode: OP_CAPABILITY as u16,
-            word_count: 9,
-            available: 2
-        }
-    );
+    assert_eq!(k, K::TruncatedInstruction { opcode: OP_CAPABILITY as u16, word_count: 9, available: 2 });
     assert_eq!(at, 5);
 }
 
 #[test]
 fn operand_missing_inside_instruction() {
     let (k, at, _) = fail(&module(2, &inst(OP_MEMORY_MODEL, &[0])));
-    assert!(
-        matches!(
-            k,
-            K::MissingOperand {
-                opname: "OpMemoryModel",
-                ..
-            }
-        ),
-        "{k:?}"
-    );
+    assert!(matches!(k, K::MissingOperand { opname: "OpMemoryModel", .. }), "{k:?}");
     assert_eq!(at, 7);
 }
 
@@ -107,16 +82,7 @@ fn wide_literal_running_past_its_instruction() {
     let mut body = inst(OP_TYPE_INT, &[1, 64, 0]);
     body.extend(inst(OP_CONSTANT, &[1, 2, 5]));
     let (k, at, _) = fail(&module(3, &body));
-    assert!(
-        matches!(
-            k,
-            K::TruncatedNumber {
-                opname: "OpConstant",
-                needed: 2
-            }
-        ),
-        "{k:?}"
-    );
+    assert!(matches!(k, K::TruncatedNumber { opname: "OpConstant", needed: 2 }), "{k:?}");
     assert_eq!(at, 5 + 4 + 3);
 }
 
@@ -126,47 +92,25 @@ fn id_at_or_past_bound() {
     assert_eq!(k, K::IdOutOfBound { id: 3, bound: 3 });
     assert_eq!(at, 6);
     // spirv-dis accepts it; so do we when asked.
-    let opts = Options {
-        check_bound: false,
-        ..Options::default()
-    };
+    let opts = Options { check_bound: false, ..Options::default() };
     assert!(disassemble(&module(3, &inst(OP_TYPE_VOID, &[3])), &opts).is_ok());
 }
 
 #[test]
 fn unknown_enumerant_and_mask_bits() {
     let (k, at, _) = fail(&module(2, &inst(OP_CAPABILITY, &[99999])));
-    assert_eq!(
-        k,
-        K::UnknownEnumerant {
-            kind: "Capability",
-            value: 99999
-        }
-    );
+    assert_eq!(k, K::UnknownEnumerant { kind: "Capability", value: 99999 });
     assert_eq!(at, 6);
     // OpFunction with FunctionControl bit 19 set.
     let mut body = inst(OP_TYPE_VOID, &[1]);
     body.extend(inst(54, &[1, 2, 0x80000, 3]));
     let (k, _, _) = fail(&module(4, &body));
-    assert!(
-        matches!(
-            k,
-            K::UnknownMaskBits {
-                kind: "FunctionControl",
-                bits: 0x80000,
-                ..
-            }
-        ),
-        "{k:?}"
-    );
+    assert!(matches!(k, K::UnknownMaskBits { kind: "FunctionControl", bits: 0x80000, .. }), "{k:?}");
 }
 
 #[test]
 fn unknown_opcode_and_unterminated_string() {
-    assert_eq!(
-        fail(&module(2, &inst(9999, &[1]))).0,
-        K::UnknownOpcode { opcode: 9999 }
-    );
+    assert_eq!(fail(&module(2, &inst(9999, &[1]))).0, K::UnknownOpcode { opcode: 9999 });
     let (k, _, _) = fail(&module(2, &inst(OP_NAME, &[1, 0x4141_4141])));
     assert_eq!(k, K::UnterminatedString { opname: "OpName" });
 }
@@ -176,10 +120,7 @@ fn duplicate_and_zero_result_ids() {
     let mut body = inst(OP_TYPE_VOID, &[1]);
     body.extend(inst(20, &[1]));
     assert_eq!(fail(&module(2, &body)).0, K::DuplicateResultId { id: 1 });
-    assert_eq!(
-        fail(&module(2, &inst(OP_TYPE_VOID, &[0]))).0,
-        K::ZeroId { what: "result id" }
-    );
+    assert_eq!(fail(&module(2, &inst(OP_TYPE_VOID, &[0]))).0, K::ZeroId { what: "result id" });
 }
 
 #[test]
@@ -227,31 +168,13 @@ fn big_endian_reads_like_little_endian() {
 fn hex_text_words_and_bytes() {
     let words = small_module();
     let as_words: String = words.iter().map(|w| format!("0x{w:08x}\n")).collect();
-    let as_bytes: String = words
-        .iter()
-        .flat_map(|w| w.to_le_bytes())
-        .map(|b| format!("{b:02x} "))
-        .collect();
+    let as_bytes: String = words.iter().flat_map(|w| w.to_le_bytes()).map(|b| format!("{b:02x} ")).collect();
     let no_prefix: String = words.iter().map(|w| format!("{w:08X}, ")).collect();
     for text in [as_words, as_bytes, no_prefix] {
-        assert_eq!(
-            words_from_hex_text(text.as_bytes()).unwrap().0,
-            words,
-            "{text}"
-        );
+        assert_eq!(words_from_hex_text(text.as_bytes()).unwrap().0, words, "{text}");
     }
     let e = words_from_hex_text(b"0x07230203\n0xzz").unwrap_err();
-    assert!(
-        matches!(
-            e.kind(),
-            K::BadHexText {
-                line: 2,
-                column: 1,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    assert!(matches!(e.kind(), K::BadHexText { line: 2, column: 1, .. }), "{e}");
 }
 
 proptest! {

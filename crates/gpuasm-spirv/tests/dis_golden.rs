@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Option set of each stored suffix (as in the corpus README).
 fn options_for(suffix: &str) -> Options {
-    let mut o = Options {
-        check_bound: false,
-        ..Options::default()
-    };
+    let mut o = Options { check_bound: false, ..Options::default() };
     match suffix {
         "dis" => {}
         "raw.dis" => o.friendly_names = false,
@@ -40,17 +37,8 @@ fn options_for(suffix: &str) -> Options {
     o
 }
 
-const SUFFIXES: [&str; 9] = [
-    "raw.dis",
-    "nohdr.dis",
-    "comment.dis",
-    "offsets.dis",
-    "nested.dis",
-    "reorder.dis",
-    "nrc.dis",
-    "color.dis",
-    "dis",
-];
+const SUFFIXES: [&str; 9] =
+    ["raw.dis", "nohdr.dis", "comment.dis", "offsets.dis", "nested.dis", "reorder.dis", "nrc.dis", "color.dis", "dis"];
 
 fn split_name(path: &str) -> (String, &'static str) {
     let name = path.strip_prefix("dis/").unwrap_or(path);
@@ -82,15 +70,9 @@ fn read_expected(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn check_corpus(name: &str) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/corpus")
-        .join(name);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name);
     let expected = read_expected(&dir);
-    assert!(
-        !expected.is_empty(),
-        "no expected outputs in {}",
-        dir.display()
-    );
+    assert!(!expected.is_empty(), "no expected outputs in {}", dir.display());
     let mut per_suffix: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
     for (path, want) in &expected {

@@ -27,33 +27,17 @@ pub enum BinaryErrorKind {
     /// The first word is not the magic number in either byte order.
     BadMagic { found: u32 },
     /// A hex-text input that could not be read.
-    BadHexText {
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    BadHexText { line: usize, column: usize, message: String },
     /// An instruction whose word count is zero.
     ZeroWordCount { opcode: u16 },
     /// An instruction whose word count runs past the end of the module.
-    TruncatedInstruction {
-        opcode: u16,
-        word_count: u32,
-        available: usize,
-    },
+    TruncatedInstruction { opcode: u16, word_count: u32, available: usize },
     /// An opcode the grammar does not know.
     UnknownOpcode { opcode: u16 },
     /// A required operand is missing.
-    MissingOperand {
-        opname: &'static str,
-        operand: &'static str,
-        index: usize,
-    },
+    MissingOperand { opname: &'static str, operand: &'static str, index: usize },
     /// More words than the grammar allows.
-    ExtraWords {
-        opname: &'static str,
-        expected: usize,
-        word_count: usize,
-    },
+    ExtraWords { opname: &'static str, expected: usize, word_count: usize },
     /// A literal string without its terminating NUL inside the instruction.
     UnterminatedString { opname: &'static str },
     /// A number operand that needs more words than remain.
@@ -61,11 +45,7 @@ pub enum BinaryErrorKind {
     /// An enumerant value the grammar does not know for this operand kind.
     UnknownEnumerant { kind: &'static str, value: u32 },
     /// A mask with bits the grammar does not know for this operand kind.
-    UnknownMaskBits {
-        kind: &'static str,
-        value: u32,
-        bits: u32,
-    },
+    UnknownMaskBits { kind: &'static str, value: u32, bits: u32 },
     /// An id operand of zero.
     ZeroId { what: &'static str },
     /// An id at or above the header's bound.
@@ -89,9 +69,7 @@ pub enum BinaryErrorKind {
 impl BinaryError {
     /// Creates an error at a word offset from the start of the module.
     pub fn new(kind: BinaryErrorKind, word_offset: usize) -> BinaryError {
-        BinaryError {
-            inner: Box::new(Inner { kind, word_offset }),
-        }
+        BinaryError { inner: Box::new(Inner { kind, word_offset }) }
     }
 
     /// What went wrong.
@@ -116,10 +94,9 @@ impl fmt::Display for BinaryErrorKind {
             BadMagic { found } => write!(f, "invalid SPIR-V magic number 0x{found:08x}"),
             BadHexText { line, column, message } => write!(f, "hex text {line}:{column}: {message}"),
             ZeroWordCount { opcode } => write!(f, "instruction (opcode {opcode}) has a word count of 0"),
-            TruncatedInstruction { opcode, word_count, available } => write!(
-                f,
-                "instruction (opcode {opcode}) says it has {word_count} words but only {available} remain"
-            ),
+            TruncatedInstruction { opcode, word_count, available } => {
+                write!(f, "instruction (opcode {opcode}) says it has {word_count} words but only {available} remain")
+            }
             UnknownOpcode { opcode } => write!(f, "invalid opcode {opcode}"),
             MissingOperand { opname, operand, index } => {
                 write!(f, "{opname}: missing operand {index}")?;
@@ -155,10 +132,6 @@ impl fmt::Display for BinaryErrorKind {
 
 impl fmt::Display for BinaryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} (at word {})",
-            self.inner.kind, self.inner.word_offset
-        )
+        write!(f, "{} (at word {})", self.inner.kind, self.inner.word_offset)
     }
 }

@@ -15,11 +15,7 @@ impl<T: Copy> IdMap<T> {
     /// `cap` bounds the dense part; pass something proportional to the input
     /// length (every defined id costs at least one word).
     pub fn with_cap(cap: usize) -> Self {
-        IdMap {
-            dense: Vec::new(),
-            cap,
-            sparse: FxHashMap::default(),
-        }
+        IdMap { dense: Vec::new(), cap, sparse: FxHashMap::default() }
     }
 
     #[inline]
@@ -49,6 +45,70 @@ impl<T: Copy> IdMap<T> {
             self.dense[i] = Some(value);
         } else {
             self.sparse.insert(id, value);
+        }
+    }
+}
+
+/// Which result ids are defined and the type id of each (type ids map to
+/// themselves, untyped results to 0). A bitset plus a plain array keeps the
+/// per-instruction cost of the reader to one cache-friendly access.
+#[derive(Debug, Clone)]
+pub struct IdTypes {
+    defined: Vec<u64>,
+    types: Vec<u32>,
+    cap: usize,
+    sparse: FxHashMap<u32, u32>,
+}
+
+impl IdTypes {
+    /// `cap` bounds the dense part, as for [`IdMap::with_cap`].
+    pub fn with_cap(cap: usize) -> Self {
+        IdTypes { defined: Vec::new(), types: Vec::new(), cap, sparse: FxHashMap::default() }
+    }
+
+    #[inline]
+    pub fn is_defined(&self, id: u32) -> bool {
+        let i = id as usize;
+        if i < self.cap {
+            self.defined.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        } else {
+            self.sparse.contains_key(&id)
+        }
+    }
+
+    /// Records a definition; false if `id` was already defined.
+    #[inline]
+    pub fn define(&mut self, id: u32, type_id: u32) -> bool {
+        let i = id as usize;
+        if i >= self.cap {
+            return self.sparse.insert(id, type_id).is_none();
+        }
+        if i >= self.types.len() {
+            let len = (i + 1).max(self.types.len() * 2).min(self.cap);
+            self.types.resize(len, 0);
+            self.defined.resize(len.div_ceil(64), 0);
+        }
+        let bit = 1u64 << (i % 64);
+        let word = &mut self.defined[i / 64];
+        if *word & bit != 0 {
+            return false;
+        }
+        *word |= bit;
+        self.types[i] = type_id;
+        true
+    }
+
+    /// The type id recorded for a defined id.
+    #[inline]
+    pub fn type_of(&self, id: u32) -> Option<u32> {
+        if !self.is_defined(id) {
+            return None;
+        }
+        let i = id as usize;
+        if i < self.cap {
+            Some(self.types[i])
+        } else {
+            self.sparse.get(&id).copied()
         }
     }
 }

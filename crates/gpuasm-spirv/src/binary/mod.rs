@@ -9,8 +9,7 @@ mod words;
 pub use error::{BinaryError, BinaryErrorKind};
 pub use idmap::IdMap;
 pub use parser::{
-    literal_string_bytes, ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind,
-    ParsedOperand, ParserOptions,
+    literal_string_bytes, ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand, ParserOptions,
 };
 pub use words::{looks_like_hex_text, words_from_bytes, words_from_hex_text, Endian, Words};
 
@@ -37,24 +36,12 @@ impl Header {
     /// Reads the header from host-order words.
     pub fn read(words: &[u32]) -> Result<Header, BinaryError> {
         if words.len() < HEADER_WORDS {
-            return Err(BinaryError::new(
-                BinaryErrorKind::IncompleteHeader { words: words.len() },
-                words.len(),
-            ));
+            return Err(BinaryError::new(BinaryErrorKind::IncompleteHeader { words: words.len() }, words.len()));
         }
         if words[0] != MAGIC {
-            return Err(BinaryError::new(
-                BinaryErrorKind::BadMagic { found: words[0] },
-                0,
-            ));
+            return Err(BinaryError::new(BinaryErrorKind::BadMagic { found: words[0] }, 0));
         }
-        Ok(Header {
-            magic: words[0],
-            version: words[1],
-            generator: words[2],
-            bound: words[3],
-            schema: words[4],
-        })
+        Ok(Header { magic: words[0], version: words[1], generator: words[2], bound: words[3], schema: words[4] })
     }
 
     /// Major and minor version numbers.

@@ -7,10 +7,9 @@
 //! It borrows the module's words and reuses two small buffers, so walking a
 //! module allocates nothing per instruction.
 
+use super::idmap::IdTypes;
 use super::{BinaryError, BinaryErrorKind as K, Header, IdMap, HEADER_WORDS};
-use crate::grammar::{
-    self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier,
-};
+use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 
 /// Options for [`InstructionParser`].
 #[derive(Copy, Clone, Debug)]
@@ -25,10 +24,7 @@ pub struct ParserOptions {
 
 impl Default for ParserOptions {
     fn default() -> Self {
-        ParserOptions {
-            check_bound: true,
-            spirv_tools_ext_sets: true,
-        }
+        ParserOptions { check_bound: true, spirv_tools_ext_sets: true }
     }
 }
 
@@ -137,9 +133,14 @@ pub struct InstructionParser<'w> {
     options: ParserOptions,
     failed: bool,
     operands: Vec<ParsedOperand>,
+    /// The current instruction's operands when a static layout fits.
+    current: Option<&'static [ParsedOperand]>,
+    layouts: &'static [FastInfo],
+    /// Ids must be below this (the bound, or 2^32 when not checked).
+    id_limit: u64,
     expected: Vec<Expected>,
     /// Result id → its type id (type ids map to themselves, untyped results to 0).
-    id_types: IdMap<u32>,
+    id_types: IdTypes,
     /// Type id → the number kind it declares.
     number_types: IdMap<NumberKind>,
     imports: IdMap<ExtSet>,
@@ -157,8 +158,11 @@ impl<'w> InstructionParser<'w> {
             options,
             failed: false,
             operands: Vec::with_capacity(16),
+            current: None,
+            layouts: fast_layouts(),
+            id_limit: if options.check_bound { header.bound as u64 } else { 1 << 32 },
             expected: Vec::with_capacity(16),
-            id_types: IdMap::with_cap(cap),
+            id_types: IdTypes::with_cap(cap),
             number_types: IdMap::with_cap(cap),
             imports: IdMap::with_cap(cap),
         })
@@ -198,7 +202,7 @@ impl<'w> InstructionParser<'w> {
                     result_type,
                     result_id,
                     ext_set,
-                    operands: &self.operands,
+                    operands: self.current.unwrap_or(&self.operands),
                 }))
             }
             Err(e) => {
@@ -209,10 +213,7 @@ impl<'w> InstructionParser<'w> {
     }
 
     #[allow(clippy::type_complexity)]
-    fn parse_one(
-        &mut self,
-        start: usize,
-    ) -> Result<(&'static InstructionInfo, u32, u32, Option<ExtSet>), BinaryError> {
+    fn parse_one(&mut self, start: usize) -> Result<(&'static InstructionInfo, u32, u32, Option<ExtSet>), BinaryError> {
         let words = self.words;
         let first = words[start];
         let wc = (first >> 16) as usize;
@@ -222,74 +223,55 @@ impl<'w> InstructionParser<'w> {
         }
         if start + wc > words.len() {
             return Err(BinaryError::new(
-                K::TruncatedInstruction {
-                    opcode,
-                    word_count: wc as u32,
-                    available: words.len() - start,
-                },
+                K::TruncatedInstruction { opcode, word_count: wc as u32, available: words.len() - start },
                 start,
             ));
         }
-        let info = grammar::instruction(opcode)
-            .ok_or_else(|| BinaryError::new(K::UnknownOpcode { opcode }, start))?;
+        let index =
+            grammar::instruction_index(opcode).ok_or_else(|| BinaryError::new(K::UnknownOpcode { opcode }, start))?;
+        let info = &grammar::INSTRUCTIONS[index];
+        let fast = &self.layouts[index];
         let inst = &words[start..start + wc];
 
-        self.operands.clear();
-        self.expected.clear();
-        self.expected
-            .extend(info.operands.iter().rev().map(|&spec| Expected {
-                spec,
-                switch_literal: false,
-            }));
-
-        let mut st = State {
-            w: 1,
-            result_type: 0,
-            result_id: 0,
-            ext_set: None,
+        let mut st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
+        let count = wc - 1;
+        let prefix = info.fast_prefix as usize;
+        let static_fit = if info.fast_tail {
+            count >= prefix && count <= fast.layout.len()
+        } else {
+            count == prefix && fast.rest_optional
         };
-        let mut index = 0usize;
-        while let Some(exp) = self.expected.pop() {
-            if st.w >= wc {
-                if exp.spec.quantifier == Quantifier::One {
-                    return Err(BinaryError::new(
-                        K::MissingOperand {
-                            opname: info.name,
-                            operand: exp.spec.name,
-                            index,
-                        },
-                        start + st.w,
-                    ));
+        if static_fit {
+            // Every operand's place and kind is known from the opcode and
+            // word count alone: hand out the precomputed layout.
+            let layout = &fast.layout[..count];
+            for o in layout {
+                let word = inst[o.offset as usize];
+                match o.kind {
+                    OperandKind::LiteralInteger => continue,
+                    OperandKind::IdResultType => st.result_type = word,
+                    OperandKind::IdResult => st.result_id = word,
+                    _ => {}
                 }
-                continue;
+                if word == 0 || word as u64 >= self.id_limit {
+                    st.w = o.offset as usize;
+                    return Err(self.check_id(info, o.kind, word, start + st.w, &mut st).unwrap_err());
+                }
             }
-            if exp.spec.quantifier == Quantifier::Variadic {
-                self.expected.push(exp);
-            }
-            self.parse_operand(info, inst, start, exp, &mut st)?;
-            index += 1;
-        }
-        if st.w < wc {
-            return Err(BinaryError::new(
-                K::ExtraWords {
-                    opname: info.name,
-                    expected: st.w,
-                    word_count: wc,
-                },
-                start,
-            ));
+
+            self.current = Some(layout);
+        } else {
+            self.current = None;
+            self.operands.clear();
+            let n = self.parse_fast(info, inst, start, &mut st)?;
+            self.parse_general(info, n, inst, start, &mut st)?;
         }
 
         if st.result_id != 0 {
-            let is_type = info.class == "Type-Declaration";
-            self.id_types.insert(
-                st.result_id,
-                if is_type {
-                    st.result_id
-                } else {
-                    st.result_type
-                },
-            );
+            let is_type = fast.is_type;
+            if !self.id_types.define(st.result_id, if is_type { st.result_id } else { st.result_type }) {
+                return Err(BinaryError::new(K::DuplicateResultId { id: st.result_id }, start + fast.result_offset));
+            }
             if is_type {
                 let kind = match opcode {
                     op::OpTypeInt if wc >= 4 => {
@@ -299,16 +281,162 @@ impl<'w> InstructionParser<'w> {
                             NumberKind::Unsigned(inst[2])
                         }
                     }
-                    op::OpTypeFloat if wc >= 3 => NumberKind::Float(FloatFormat {
-                        width: inst[2],
-                        encoding: inst.get(3).copied(),
-                    }),
+                    op::OpTypeFloat if wc >= 3 => {
+                        NumberKind::Float(FloatFormat { width: inst[2], encoding: inst.get(3).copied() })
+                    }
                     _ => NumberKind::None,
                 };
                 self.number_types.insert(st.result_id, kind);
             }
         }
         Ok((info, st.result_type, st.result_id, st.ext_set))
+    }
+
+    /// The fast-path operands (see [`InstructionInfo::fast_prefix`]).
+    /// Returns how many operand specs it consumed.
+    #[inline]
+    fn parse_fast(
+        &mut self,
+        info: &'static InstructionInfo,
+        inst: &[u32],
+        start: usize,
+        st: &mut State,
+    ) -> Result<usize, BinaryError> {
+        let wc = inst.len();
+        let prefix = info.fast_prefix as usize;
+        let specs = info.operands;
+        for (n, spec) in specs[..prefix].iter().enumerate() {
+            if st.w >= wc {
+                return Err(BinaryError::new(
+                    K::MissingOperand { opname: info.name, operand: spec.name, index: n },
+                    start + st.w,
+                ));
+            }
+            self.plain_operand(info, spec.kind, inst, start, st)?;
+        }
+        if !info.fast_tail {
+            return Ok(prefix);
+        }
+        let spec = specs[prefix];
+        let repeat = spec.quantifier == Quantifier::Variadic;
+        while st.w < wc {
+            self.plain_operand(info, spec.kind, inst, start, st)?;
+            if !repeat {
+                break;
+            }
+        }
+        Ok(specs.len())
+    }
+
+    #[inline]
+    fn plain_operand(
+        &mut self,
+        info: &'static InstructionInfo,
+        kind: OperandKind,
+        inst: &[u32],
+        start: usize,
+        st: &mut State,
+    ) -> Result<(), BinaryError> {
+        let word = inst[st.w];
+        let number = if kind == OperandKind::LiteralInteger {
+            NumberKind::Unsigned(32)
+        } else {
+            self.check_id(info, kind, word, start + st.w, st)?;
+            NumberKind::None
+        };
+        self.operands.push(ParsedOperand { offset: st.w as u16, num_words: 1, kind, number });
+        st.w += 1;
+        Ok(())
+    }
+
+    /// Operands of any layout, driven by a stack of expected operands that
+    /// enumerant parameters, extended instructions and OpSpecConstantOp push
+    /// onto.
+    fn parse_general(
+        &mut self,
+        info: &'static InstructionInfo,
+        first_spec: usize,
+        inst: &[u32],
+        start: usize,
+        st: &mut State,
+    ) -> Result<(), BinaryError> {
+        let wc = inst.len();
+        let rest = &info.operands[first_spec..];
+        if rest.is_empty() {
+            if st.w < wc {
+                return Err(BinaryError::new(
+                    K::ExtraWords { opname: info.name, expected: st.w, word_count: wc },
+                    start,
+                ));
+            }
+            return Ok(());
+        }
+        self.expected.clear();
+        self.expected.extend(rest.iter().rev().map(|&spec| Expected { spec, switch_literal: false }));
+        let mut index = first_spec;
+        while let Some(exp) = self.expected.pop() {
+            if st.w >= wc {
+                if exp.spec.quantifier == Quantifier::One {
+                    return Err(BinaryError::new(
+                        K::MissingOperand { opname: info.name, operand: exp.spec.name, index },
+                        start + st.w,
+                    ));
+                }
+                continue;
+            }
+            if exp.spec.quantifier == Quantifier::Variadic {
+                self.expected.push(exp);
+            }
+            self.parse_operand(info, inst, start, exp, st)?;
+            index += 1;
+        }
+        if st.w < wc {
+            return Err(BinaryError::new(K::ExtraWords { opname: info.name, expected: st.w, word_count: wc }, start));
+        }
+        Ok(())
+    }
+
+    /// Checks an id operand and records what it tells about the instruction.
+    #[inline]
+    fn check_id(
+        &mut self,
+        info: &'static InstructionInfo,
+        kind: OperandKind,
+        word: u32,
+        at: usize,
+        st: &mut State,
+    ) -> Result<(), BinaryError> {
+        match kind {
+            OperandKind::IdResultType => {
+                if word == 0 {
+                    return Err(BinaryError::new(K::ZeroId { what: "result type id" }, at));
+                }
+                st.result_type = word;
+            }
+            OperandKind::IdResult => {
+                if word == 0 {
+                    return Err(BinaryError::new(K::ZeroId { what: "result id" }, at));
+                }
+                if self.id_types.is_defined(word) {
+                    return Err(BinaryError::new(K::DuplicateResultId { id: word }, at));
+                }
+                st.result_id = word;
+            }
+            _ => {
+                if word == 0 {
+                    return Err(BinaryError::new(K::ZeroId { what: "id operand" }, at));
+                }
+                if st.w == 3 && (info.opcode == op::OpExtInst || info.opcode == op::OpExtInstWithForwardRefsKHR) {
+                    let set =
+                        self.imports.get(word).ok_or_else(|| BinaryError::new(K::NotAnImport { id: word }, at))?;
+                    st.ext_set = Some(set);
+                }
+            }
+        }
+        if word as u64 >= self.id_limit {
+            return Err(BinaryError::new(K::IdOutOfBound { id: word, bound: self.header.bound }, at));
+        }
+        Ok(())
     }
 
     fn parse_operand(
@@ -327,83 +455,22 @@ impl<'w> InstructionParser<'w> {
         let mut number = NumberKind::None;
         let mut num_words = 1usize;
         match kinfo.category {
-            Category::Id => {
-                match kind {
-                    OperandKind::IdResultType => {
-                        if word == 0 {
-                            return Err(BinaryError::new(
-                                K::ZeroId {
-                                    what: "result type id",
-                                },
-                                at,
-                            ));
-                        }
-                        st.result_type = word;
-                    }
-                    OperandKind::IdResult => {
-                        if word == 0 {
-                            return Err(BinaryError::new(K::ZeroId { what: "result id" }, at));
-                        }
-                        if self.id_types.contains(word) {
-                            return Err(BinaryError::new(K::DuplicateResultId { id: word }, at));
-                        }
-                        st.result_id = word;
-                    }
-                    _ => {
-                        if word == 0 {
-                            return Err(BinaryError::new(K::ZeroId { what: "id operand" }, at));
-                        }
-                        if w == 3
-                            && (info.opcode == op::OpExtInst
-                                || info.opcode == op::OpExtInstWithForwardRefsKHR)
-                        {
-                            let set = self
-                                .imports
-                                .get(word)
-                                .ok_or_else(|| BinaryError::new(K::NotAnImport { id: word }, at))?;
-                            st.ext_set = Some(set);
-                        }
-                    }
-                }
-                if self.options.check_bound && word >= self.header.bound {
-                    return Err(BinaryError::new(
-                        K::IdOutOfBound {
-                            id: word,
-                            bound: self.header.bound,
-                        },
-                        at,
-                    ));
-                }
-            }
+            Category::Id => self.check_id(info, kind, word, at, st)?,
             Category::Literal => match kind {
                 OperandKind::LiteralString => {
                     let bytes = literal_string_bytes(&inst[w..]);
                     if bytes.len() == (inst.len() - w) * 4 {
-                        return Err(BinaryError::new(
-                            K::UnterminatedString { opname: info.name },
-                            at,
-                        ));
+                        return Err(BinaryError::new(K::UnterminatedString { opname: info.name }, at));
                     }
                     num_words = bytes.len() / 4 + 1;
                     if info.opcode == op::OpExtInstImport && st.result_id != 0 {
-                        let set = match std::str::from_utf8(bytes)
-                            .ok()
-                            .and_then(grammar::ext_inst_set)
-                        {
-                            Some(s)
-                                if s.known_to_spirv_tools || !self.options.spirv_tools_ext_sets =>
-                            {
-                                ExtSet::Known(s)
-                            }
+                        let set = match std::str::from_utf8(bytes).ok().and_then(grammar::ext_inst_set) {
+                            Some(s) if s.known_to_spirv_tools || !self.options.spirv_tools_ext_sets => ExtSet::Known(s),
                             Some(_) => ExtSet::UnknownNonSemantic,
-                            None if bytes.starts_with(b"NonSemantic.") => {
-                                ExtSet::UnknownNonSemantic
-                            }
+                            None if bytes.starts_with(b"NonSemantic.") => ExtSet::UnknownNonSemantic,
                             None => {
                                 return Err(BinaryError::new(
-                                    K::UnknownImport {
-                                        name: String::from_utf8_lossy(bytes).into_owned(),
-                                    },
+                                    K::UnknownImport { name: String::from_utf8_lossy(bytes).into_owned() },
                                     at,
                                 ))
                             }
@@ -411,12 +478,7 @@ impl<'w> InstructionParser<'w> {
                         self.imports.insert(st.result_id, set);
                     }
                 }
-                OperandKind::LiteralFloat => {
-                    number = NumberKind::Float(FloatFormat {
-                        width: 32,
-                        encoding: None,
-                    })
-                }
+                OperandKind::LiteralFloat => number = NumberKind::Float(FloatFormat { width: 32, encoding: None }),
                 OperandKind::LiteralContextDependentNumber => {
                     if info.opcode == op::OpConstant || info.opcode == op::OpSpecConstant {
                         number = self.numeric_type(st.result_type, at)?;
@@ -432,10 +494,7 @@ impl<'w> InstructionParser<'w> {
                             None if set.non_semantic => self.push_variadic_ids(),
                             None => {
                                 return Err(BinaryError::new(
-                                    K::UnknownExtInst {
-                                        set: set.import_name,
-                                        number: word,
-                                    },
+                                    K::UnknownExtInst { set: set.import_name, number: word },
                                     at,
                                 ))
                             }
@@ -448,15 +507,11 @@ impl<'w> InstructionParser<'w> {
                     let embedded = u16::try_from(word)
                         .ok()
                         .and_then(grammar::instruction)
-                        .ok_or_else(|| {
-                            BinaryError::new(K::UnknownSpecConstantOp { opcode: word }, at)
-                        })?;
+                        .ok_or_else(|| BinaryError::new(K::UnknownSpecConstantOp { opcode: word }, at))?;
                     let ops = embedded.operands;
                     let skip = ops
                         .iter()
-                        .take_while(|o| {
-                            matches!(o.kind, OperandKind::IdResultType | OperandKind::IdResult)
-                        })
+                        .take_while(|o| matches!(o.kind, OperandKind::IdResultType | OperandKind::IdResult))
                         .count();
                     self.push_specs(&ops[skip..], false);
                 }
@@ -470,15 +525,9 @@ impl<'w> InstructionParser<'w> {
                 }
             },
             Category::ValueEnum => {
-                let e = kind.enumerant(word).ok_or_else(|| {
-                    BinaryError::new(
-                        K::UnknownEnumerant {
-                            kind: kinfo.name,
-                            value: word,
-                        },
-                        at,
-                    )
-                })?;
+                let e = kind
+                    .enumerant(word)
+                    .ok_or_else(|| BinaryError::new(K::UnknownEnumerant { kind: kinfo.name, value: word }, at))?;
                 if !e.parameters.is_empty() {
                     self.push_specs(e.parameters, false);
                 }
@@ -497,11 +546,7 @@ impl<'w> InstructionParser<'w> {
                 }
                 if unknown != 0 {
                     return Err(BinaryError::new(
-                        K::UnknownMaskBits {
-                            kind: kinfo.name,
-                            value: word,
-                            bits: unknown,
-                        },
+                        K::UnknownMaskBits { kind: kinfo.name, value: word, bits: unknown },
                         at,
                     ));
                 }
@@ -519,82 +564,48 @@ impl<'w> InstructionParser<'w> {
                 let switch = info.opcode == op::OpSwitch;
                 for &base in kinfo.bases.iter().rev() {
                     self.expected.push(Expected {
-                        spec: OperandSpec {
-                            kind: base,
-                            quantifier: Quantifier::One,
-                            name: "",
-                        },
+                        spec: OperandSpec { kind: base, quantifier: Quantifier::One, name: "" },
                         switch_literal: switch && base == OperandKind::LiteralInteger,
                     });
                 }
                 return Ok(());
             }
         }
-        if let NumberKind::Unsigned(width)
-        | NumberKind::Signed(width)
-        | NumberKind::Float(FloatFormat { width, .. }) = number
+        if let NumberKind::Unsigned(width) | NumberKind::Signed(width) | NumberKind::Float(FloatFormat { width, .. }) =
+            number
         {
             num_words = (width as usize).div_ceil(32).max(1);
         }
         if w + num_words > inst.len() {
-            return Err(BinaryError::new(
-                K::TruncatedNumber {
-                    opname: info.name,
-                    needed: num_words,
-                },
-                at,
-            ));
+            return Err(BinaryError::new(K::TruncatedNumber { opname: info.name, needed: num_words }, at));
         }
-        self.operands.push(ParsedOperand {
-            offset: w as u16,
-            num_words: num_words as u16,
-            kind,
-            number,
-        });
+        self.operands.push(ParsedOperand { offset: w as u16, num_words: num_words as u16, kind, number });
         st.w = w + num_words;
         Ok(())
     }
 
     fn push_specs(&mut self, specs: &'static [OperandSpec], switch_literal: bool) {
-        self.expected
-            .extend(specs.iter().rev().map(|&spec| Expected {
-                spec,
-                switch_literal,
-            }));
+        self.expected.extend(specs.iter().rev().map(|&spec| Expected { spec, switch_literal }));
     }
 
     fn push_variadic_ids(&mut self) {
         self.expected.push(Expected {
-            spec: OperandSpec {
-                kind: OperandKind::IdRef,
-                quantifier: Quantifier::Variadic,
-                name: "",
-            },
+            spec: OperandSpec { kind: OperandKind::IdRef, quantifier: Quantifier::Variadic, name: "" },
             switch_literal: false,
         });
     }
 
     fn numeric_type(&self, type_id: u32, at: usize) -> Result<NumberKind, BinaryError> {
         match self.number_types.get(type_id) {
-            Some(NumberKind::None) | None => {
-                Err(BinaryError::new(K::NotANumericType { type_id }, at))
-            }
+            Some(NumberKind::None) | None => Err(BinaryError::new(K::NotANumericType { type_id }, at)),
             Some(k) => Ok(k),
         }
     }
 
     fn switch_selector_type(&self, inst: &[u32], at: usize) -> Result<NumberKind, BinaryError> {
         let selector = inst[1];
-        let err = |reason| {
-            BinaryError::new(
-                K::BadSwitchSelector {
-                    id: selector,
-                    reason,
-                },
-                at,
-            )
-        };
-        let ty = match self.id_types.get(selector) {
+        let err = |reason| BinaryError::new(K::BadSwitchSelector { id: selector, reason }, at);
+        let ty = match self.id_types.type_of(selector) {
             Some(t) if t != 0 => t,
             _ => return Err(err("has no type")),
         };
@@ -613,4 +624,62 @@ struct State {
     result_type: u32,
     result_id: u32,
     ext_set: Option<ExtSet>,
+}
+
+/// Longest repeated tail a static layout covers; longer instructions take the
+/// general path.
+const MAX_STATIC_TAIL: usize = 64;
+
+/// Per-instruction facts derived once from the grammar tables.
+struct FastInfo {
+    /// Operand layout for the fast prefix (and, with `fast_tail`, up to
+    /// `MAX_STATIC_TAIL` repetitions of the tail operand).
+    layout: Vec<ParsedOperand>,
+    /// Every operand after the fast prefix is optional or repeated.
+    rest_optional: bool,
+    /// The instruction declares a type (SPIRV-Tools' `spvOpcodeGeneratesType`).
+    is_type: bool,
+    /// Word index of the result id within the instruction (0: none).
+    result_offset: usize,
+}
+
+fn fast_layouts() -> &'static [FastInfo] {
+    static LAYOUTS: std::sync::OnceLock<Vec<FastInfo>> = std::sync::OnceLock::new();
+    LAYOUTS.get_or_init(|| {
+        grammar::INSTRUCTIONS
+            .iter()
+            .map(|info| {
+                let prefix = info.fast_prefix as usize;
+                let plain = |kind: OperandKind, offset: usize| ParsedOperand {
+                    offset: offset as u16,
+                    num_words: 1,
+                    kind,
+                    number: if kind == OperandKind::LiteralInteger {
+                        NumberKind::Unsigned(32)
+                    } else {
+                        NumberKind::None
+                    },
+                };
+                let mut layout: Vec<ParsedOperand> =
+                    info.operands[..prefix].iter().enumerate().map(|(i, s)| plain(s.kind, i + 1)).collect();
+                if info.fast_tail {
+                    let tail = info.operands[prefix];
+                    let reps = if tail.quantifier == Quantifier::Variadic { MAX_STATIC_TAIL } else { 1 };
+                    for r in 0..reps {
+                        layout.push(plain(tail.kind, prefix + r + 1));
+                    }
+                }
+                FastInfo {
+                    layout,
+                    rest_optional: info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One),
+                    is_type: info.class == "Type-Declaration" && info.has_result,
+                    result_offset: info
+                        .operands
+                        .iter()
+                        .position(|s| s.kind == OperandKind::IdResult)
+                        .map_or(0, |i| i + 1),
+                }
+            })
+            .collect()
+    })
 }

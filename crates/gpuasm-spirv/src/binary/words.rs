@@ -20,13 +20,9 @@ pub type Words<'a> = Cow<'a, [u32]>;
 /// little-endian order and the header check reports it.
 pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), BinaryError> {
     if bytes.len() % 4 != 0 {
-        return Err(BinaryError::new(
-            BinaryErrorKind::NotWordAligned { bytes: bytes.len() },
-            bytes.len() / 4,
-        ));
+        return Err(BinaryError::new(BinaryErrorKind::NotWordAligned { bytes: bytes.len() }, bytes.len() / 4));
     }
-    let big =
-        bytes.len() >= 4 && u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == MAGIC;
+    let big = bytes.len() >= 4 && u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == MAGIC;
     let words = bytes
         .chunks_exact(4)
         .map(|c| {
@@ -46,9 +42,9 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), BinaryError>
 pub fn looks_like_hex_text(bytes: &[u8]) -> bool {
     !bytes.is_empty()
         && bytes.iter().any(|b| b.is_ascii_hexdigit())
-        && bytes.iter().all(|&b| {
-            b.is_ascii_hexdigit() || b == b'x' || b == b'X' || b == b',' || b.is_ascii_whitespace()
-        })
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_hexdigit() || b == b'x' || b == b'X' || b == b',' || b.is_ascii_whitespace())
 }
 
 /// Reads the hex-text form: a stream of 32-bit words (up to 8 digits each) or
@@ -57,20 +53,8 @@ pub fn looks_like_hex_text(bytes: &[u8]) -> bool {
 pub fn words_from_hex_text(text: &[u8]) -> Result<(Vec<u32>, Endian), BinaryError> {
     let err = |pos: usize, message: String| {
         let line = text[..pos].iter().filter(|&&b| b == b'\n').count() + 1;
-        let column = pos
-            - text[..pos]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |p| p + 1)
-            + 1;
-        BinaryError::new(
-            BinaryErrorKind::BadHexText {
-                line,
-                column,
-                message,
-            },
-            0,
-        )
+        let column = pos - text[..pos].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        BinaryError::new(BinaryErrorKind::BadHexText { line, column, message }, 0)
     };
     let mut tokens: Vec<(usize, &[u8])> = Vec::new();
     let mut i = 0;
@@ -90,20 +74,11 @@ pub fn words_from_hex_text(text: &[u8]) -> Result<(Vec<u32>, Endian), BinaryErro
             tok = &tok[1..];
         }
         if tok.is_empty() || tok.len() > 8 || !tok.iter().all(u8::is_ascii_hexdigit) {
-            return Err(err(
-                start,
-                format!(
-                    "'{}' is not a hex number",
-                    String::from_utf8_lossy(&text[start..i])
-                ),
-            ));
+            return Err(err(start, format!("'{}' is not a hex number", String::from_utf8_lossy(&text[start..i]))));
         }
         tokens.push((start, tok));
     }
-    let value = |t: &[u8]| {
-        t.iter()
-            .fold(0u32, |v, &b| (v << 4) | (b as char).to_digit(16).unwrap())
-    };
+    let value = |t: &[u8]| t.iter().fold(0u32, |v, &b| (v << 4) | (b as char).to_digit(16).unwrap());
     let bytes_form = tokens.iter().all(|(_, t)| t.len() <= 2);
     if bytes_form {
         let bytes: Vec<u8> = tokens.iter().map(|(_, t)| value(t) as u8).collect();
@@ -112,10 +87,7 @@ pub fn words_from_hex_text(text: &[u8]) -> Result<(Vec<u32>, Endian), BinaryErro
     let words: Vec<u32> = tokens.iter().map(|(_, t)| value(t)).collect();
     if let Some(&first) = words.first() {
         if first == MAGIC.swap_bytes() {
-            return Ok((
-                words.into_iter().map(u32::swap_bytes).collect(),
-                Endian::Big,
-            ));
+            return Ok((words.into_iter().map(u32::swap_bytes).collect(), Endian::Big));
         }
     }
     Ok((words, Endian::Little))

@@ -80,11 +80,7 @@ impl FunctionBuffer {
     }
 
     fn block(&self, b: usize) -> &[Stored] {
-        let end = self
-            .block_starts
-            .get(b + 1)
-            .copied()
-            .unwrap_or(self.insts.len());
+        let end = self.block_starts.get(b + 1).copied().unwrap_or(self.insts.len());
         &self.insts[self.block_starts[b]..end]
     }
 

@@ -10,9 +10,7 @@ mod cfg;
 pub mod names;
 pub mod number;
 
-use crate::binary::{
-    BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions,
-};
+use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::{self, op, Category, OperandKind};
 use names::IdNames;
 use rustc_hash::FxHashMap;
@@ -87,21 +85,11 @@ pub fn disassemble(words: &[u32], options: &Options) -> Result<String, DisError>
 /// Disassembles into a writer. On a parse error, the text of every
 /// instruction before it has been written (as spirv-dis does in its default
 /// layout) and the error is returned.
-pub fn disassemble_to(
-    words: &[u32],
-    options: &Options,
-    sink: &mut dyn Write,
-) -> Result<(), DisError> {
+pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) -> Result<(), DisError> {
     let header = Header::read(words)?;
-    let parser_options = ParserOptions {
-        check_bound: options.check_bound,
-        spirv_tools_ext_sets: !options.all_ext_inst_names,
-    };
-    let names = if options.friendly_names {
-        IdNames::friendly(words, parser_options)
-    } else {
-        IdNames::raw()
-    };
+    let parser_options =
+        ParserOptions { check_bound: options.check_bound, spirv_tools_ext_sets: !options.all_ext_inst_names };
+    let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
     let mut p = Printer::new(options, names, sink);
     if options.header {
         p.header(&header);
@@ -295,11 +283,7 @@ impl<'a> Printer<'a> {
             line.resize(line.len() + self.indent, b' ');
         }
         if let (true, Some(level)) = (self.opts.nested_indent, block_level) {
-            let body = if inst.opcode != op::OpLabel {
-                BLOCK_BODY_INDENT_OFFSET
-            } else {
-                0
-            };
+            let body = if inst.opcode != op::OpLabel { BLOCK_BODY_INDENT_OFFSET } else { 0 };
             line.resize(line.len() + level as usize * BLOCK_NEST_INDENT + body, b' ');
         }
         line.extend_from_slice(inst.info.name.as_bytes());
@@ -413,9 +397,7 @@ impl<'a> Printer<'a> {
                         out.extend_from_slice(RED);
                     }
                     if let Some(e) = grammar::instruction(word as u16) {
-                        out.extend_from_slice(
-                            e.name.strip_prefix("Op").unwrap_or(e.name).as_bytes(),
-                        );
+                        out.extend_from_slice(e.name.strip_prefix("Op").unwrap_or(e.name).as_bytes());
                     }
                 }
                 OperandKind::LiteralString => {
@@ -513,11 +495,7 @@ fn visible_len(line: &[u8]) -> usize {
 
 fn format_hex8(v: usize) -> Vec<u8> {
     let mut s = Vec::with_capacity(16);
-    let digits = if v > 0xffff_ffff {
-        (usize::BITS - v.leading_zeros()).div_ceil(4) as usize
-    } else {
-        8
-    };
+    let digits = if v > 0xffff_ffff { (usize::BITS - v.leading_zeros()).div_ceil(4) as usize } else { 8 };
     for i in (0..digits).rev() {
         s.push(b"0123456789abcdef"[(v >> (i * 4)) & 0xf]);
     }

@@ -7,35 +7,38 @@
 use super::number;
 use crate::binary::{IdMap, InstructionParser, NumberKind, ParserOptions};
 use crate::grammar::{fp_encoding, op, OperandKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use hashbrown::HashTable;
+use rustc_hash::FxHashMap;
+use std::hash::{BuildHasher, BuildHasherDefault};
+
+/// Marks an id whose name is its own number (the common case, stored
+/// without text).
+const OWN_NUMBER: (u32, u32) = (u32::MAX, 0);
 
 /// How ids are shown: by number, or by friendly name.
 pub struct IdNames {
     /// Byte range of each named id's text in `arena`.
     ranges: IdMap<(u32, u32)>,
-    arena: String,
+    /// Names, back to back; all ASCII (names are sanitized).
+    arena: Vec<u8>,
 }
 
 impl IdNames {
     /// Numbers only (`--raw-id`).
     pub fn raw() -> IdNames {
-        IdNames {
-            ranges: IdMap::with_cap(0),
-            arena: String::new(),
-        }
+        IdNames { ranges: IdMap::with_cap(0), arena: Vec::new() }
     }
 
     /// Friendly names for every id of the module. A parse error stops the
     /// pass; names found before it are kept.
     pub fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
         let mut b = Builder {
-            names: IdNames {
-                ranges: IdMap::with_cap(words.len() + 1),
-                arena: String::new(),
-            },
-            used: FxHashSet::default(),
+            names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len()) },
+            used: HashTable::new(),
             next_suffix: FxHashMap::default(),
             scratch: Vec::new(),
+            candidate: Vec::new(),
+            numeric: IdMap::with_cap(words.len() + 1),
         };
         let Ok(mut parser) = InstructionParser::new(words, options) else {
             return b.names;
@@ -50,37 +53,66 @@ impl IdNames {
     #[inline]
     pub fn write(&self, out: &mut Vec<u8>, id: u32) {
         match self.ranges.get(id) {
-            Some((start, len)) => out
-                .extend_from_slice(&self.arena.as_bytes()[start as usize..(start + len) as usize]),
-            None => number::write_uint(out, id as u64),
+            Some((start, len)) if (start, len) != OWN_NUMBER => {
+                out.extend_from_slice(&self.arena[start as usize..(start + len) as usize])
+            }
+            _ => number::write_uint(out, id as u64),
         }
     }
 
-    /// The name of `id`, if it has a non-numeric one recorded.
+    /// The name of `id`, unless it is shown as its own number.
     pub fn get(&self, id: u32) -> Option<&str> {
-        self.ranges
-            .get(id)
-            .map(|(s, l)| &self.arena[s as usize..(s + l) as usize])
+        if self.ranges.get(id) == Some(OWN_NUMBER) {
+            return None;
+        }
+        self.ranges.get(id).map(|(s, l)| std::str::from_utf8(&self.arena[s as usize..(s + l) as usize]).unwrap_or(""))
     }
 
     /// Length of the name of `id` as printed.
     #[inline]
     pub fn len(&self, id: u32) -> usize {
         match self.ranges.get(id) {
-            Some((_, len)) => len as usize,
-            None => itoa::Buffer::new().format(id).len(),
+            Some(r) if r != OWN_NUMBER => r.1 as usize,
+            _ => itoa::Buffer::new().format(id).len(),
         }
     }
 }
 
 struct Builder {
     names: IdNames,
-    used: FxHashSet<String>,
+    /// Every name given out, as ranges of the arena (an interner that
+    /// allocates nothing per name).
+    used: HashTable<(u32, u32)>,
     /// Next suffix to try per base name. The smallest free suffix never
     /// decreases (names are only added), so resuming is exact and avoids the
     /// quadratic rescan spirv-dis does on repeated names.
-    next_suffix: FxHashMap<String, u32>,
+    next_suffix: FxHashMap<Vec<u8>, u32>,
     scratch: Vec<u8>,
+    candidate: Vec<u8>,
+    /// Names that are canonical decimal numbers, kept by value: the default
+    /// name of most ids is its own number, and only such names can clash
+    /// with it.
+    numeric: IdMap<()>,
+}
+
+/// The value of a name that is a canonical decimal `u32` ("0", "17"; not
+/// "017" or "4294967296").
+fn canonical_number(name: &[u8]) -> Option<u32> {
+    if name.is_empty() || name.len() > 10 || (name[0] == b'0' && name.len() > 1) {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &c in name {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + (c - b'0') as u64;
+    }
+    u32::try_from(v).ok()
+}
+
+fn hash_name(name: &[u8]) -> u64 {
+    BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(name)
 }
 
 impl Builder {
@@ -92,9 +124,7 @@ impl Builder {
                 let s = inst.string(1).to_vec();
                 self.save(words[1], &s);
             }
-            op::OpDecorate
-                if words.len() >= 4 && words[2] == crate::grammar::decoration::BuiltIn =>
-            {
+            op::OpDecorate if words.len() >= 4 && words[2] == crate::grammar::decoration::BuiltIn => {
                 if let Some(name) = builtin_name(words[3]) {
                     self.save(words[1], name.as_bytes());
                 }
@@ -140,11 +170,7 @@ impl Builder {
                 self.save(result, &s);
             }
             op::OpTypeVector | op::OpTypeMatrix if words.len() >= 4 => {
-                let mut s = if inst.opcode == op::OpTypeVector {
-                    b"v".to_vec()
-                } else {
-                    b"mat".to_vec()
-                };
+                let mut s = if inst.opcode == op::OpTypeVector { b"v".to_vec() } else { b"mat".to_vec() };
                 number::write_uint(&mut s, words[3] as u64);
                 self.names.write(&mut s, words[2]);
                 self.save(result, &s);
@@ -219,11 +245,16 @@ impl Builder {
             }
             _ => {
                 if result != 0 && !self.names.ranges.contains(result) {
-                    let mut s = std::mem::take(&mut self.scratch);
-                    s.clear();
-                    number::write_uint(&mut s, result as u64);
-                    self.save(result, &s);
-                    self.scratch = s;
+                    if !self.numeric.contains(result) {
+                        self.numeric.insert(result, ());
+                        self.names.ranges.insert(result, OWN_NUMBER);
+                    } else {
+                        let mut s = std::mem::take(&mut self.scratch);
+                        s.clear();
+                        number::write_uint(&mut s, result as u64);
+                        self.save(result, &s);
+                        self.scratch = s;
+                    }
                 }
             }
         }
@@ -235,30 +266,60 @@ impl Builder {
         if self.names.ranges.contains(id) {
             return;
         }
-        let base: String = if suggested.is_empty() {
-            "_".into()
+        let mut base = std::mem::take(&mut self.scratch);
+        base.clear();
+        if suggested.is_empty() {
+            base.push(b'_');
         } else {
-            suggested
-                .iter()
-                .map(|&c| sanitize_byte(c) as char)
-                .collect()
-        };
-        let name = if self.used.insert(base.clone()) {
-            base
-        } else {
+            base.extend(suggested.iter().map(|&c| sanitize_byte(c)));
+        }
+        if !self.claim(id, &base) {
             let mut i = self.next_suffix.get(&base).copied().unwrap_or(0);
+            let mut candidate = std::mem::take(&mut self.candidate);
             loop {
-                let candidate = format!("{base}_{i}");
+                candidate.clear();
+                candidate.extend_from_slice(&base);
+                candidate.push(b'_');
+                number::write_uint(&mut candidate, i as u64);
                 i += 1;
-                if self.used.insert(candidate.clone()) {
-                    self.next_suffix.insert(base, i);
-                    break candidate;
+                if self.claim(id, &candidate) {
+                    break;
                 }
             }
-        };
-        let start = self.names.arena.len() as u32;
-        self.names.arena.push_str(&name);
-        self.names.ranges.insert(id, (start, name.len() as u32));
+            self.next_suffix.insert(base.clone(), i);
+            self.candidate = candidate;
+        }
+        self.scratch = base;
+    }
+
+    /// Gives `name` to `id` if no other id has it.
+    fn claim(&mut self, id: u32, name: &[u8]) -> bool {
+        if let Some(v) = canonical_number(name) {
+            if self.numeric.contains(v) {
+                return false;
+            }
+            self.numeric.insert(v, ());
+            if v == id {
+                self.names.ranges.insert(id, OWN_NUMBER);
+                return true;
+            }
+            let range = (self.names.arena.len() as u32, name.len() as u32);
+            self.names.arena.extend_from_slice(name);
+            self.names.ranges.insert(id, range);
+            return true;
+        }
+        let hash = hash_name(name);
+        let arena = &mut self.names.arena;
+        let eq = |&(s, l): &(u32, u32)| &arena[s as usize..(s + l) as usize] == name;
+        if self.used.find(hash, eq).is_some() {
+            return false;
+        }
+        let range = (arena.len() as u32, name.len() as u32);
+        arena.extend_from_slice(name);
+        let arena = &self.names.arena;
+        self.used.insert_unique(hash, range, |&(s, l)| hash_name(&arena[s as usize..(s + l) as usize]));
+        self.names.ranges.insert(id, range);
+        true
     }
 }
 
@@ -334,8 +395,5 @@ const BUILTIN_NAMES: &[(&str, &str)] = &[
 
 fn builtin_name(value: u32) -> Option<&'static str> {
     let e = OperandKind::BuiltIn.enumerant(value)?;
-    BUILTIN_NAMES
-        .iter()
-        .find(|(k, _)| *k == e.name || e.aliases.contains(k))
-        .map(|&(_, v)| v)
+    BUILTIN_NAMES.iter().find(|(k, _)| *k == e.name || e.aliases.contains(k)).map(|&(_, v)| v)
 }

@@ -92,10 +92,7 @@ impl std::fmt::Write for StackBuf {
 /// C's `%.<precision>g` for a finite value. Rust's `{:e}` and `{:.N}` are
 /// correctly rounded, as glibc's printf is, so the digits agree.
 fn write_g(out: &mut Vec<u8>, v: f64, precision: usize) {
-    let mut sci = StackBuf {
-        buf: [0; 400],
-        len: 0,
-    };
+    let mut sci = StackBuf { buf: [0; 400], len: 0 };
     let _ = write!(sci, "{:.*e}", precision - 1, v);
     let s = std::str::from_utf8(&sci.buf[..sci.len]).unwrap();
     let (mantissa, exp) = s.split_once('e').unwrap();
@@ -111,10 +108,7 @@ fn write_g(out: &mut Vec<u8>, v: f64, precision: usize) {
         write_uint(out, a as u64);
     } else {
         let decimals = (precision as i32 - 1 - exp) as usize;
-        let mut fixed = StackBuf {
-            buf: [0; 400],
-            len: 0,
-        };
+        let mut fixed = StackBuf { buf: [0; 400], len: 0 };
         let _ = write!(fixed, "{:.*}", decimals, v);
         let s = std::str::from_utf8(&fixed.buf[..fixed.len]).unwrap();
         out.extend_from_slice(strip_fraction_zeros(s).as_bytes());

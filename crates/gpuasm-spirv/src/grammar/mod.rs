@@ -104,6 +104,12 @@ pub struct InstructionInfo {
     pub provisional: bool,
     pub has_result_type: bool,
     pub has_result: bool,
+    /// How many leading operands are ids or one-word integers that appear
+    /// exactly once (the reader takes them on a fast path).
+    pub fast_prefix: u8,
+    /// The only operand after the fast prefix is an optional or repeated id
+    /// or one-word integer, also taken on the fast path.
+    pub fast_tail: bool,
 }
 
 /// One instruction of an extended instruction set.
@@ -150,17 +156,12 @@ impl OperandKind {
     #[inline]
     pub fn enumerant(self, value: u32) -> Option<&'static Enumerant> {
         let e = self.info().enumerants;
-        e.binary_search_by_key(&value, |e| e.value)
-            .ok()
-            .map(|i| &e[i])
+        e.binary_search_by_key(&value, |e| e.value).ok().map(|i| &e[i])
     }
 
     /// Looks up an enumerant by its name or one of its aliases.
     pub fn enumerant_by_name(self, name: &str) -> Option<&'static Enumerant> {
-        self.info()
-            .enumerants
-            .iter()
-            .find(|e| e.name == name || e.aliases.contains(&name))
+        self.info().enumerants.iter().find(|e| e.name == name || e.aliases.contains(&name))
     }
 }
 
@@ -173,12 +174,18 @@ pub fn instruction(opcode: u16) -> Option<&'static InstructionInfo> {
     }
 }
 
+/// Position of an opcode's entry in [`INSTRUCTIONS`].
+#[inline]
+pub fn instruction_index(opcode: u16) -> Option<usize> {
+    match OPCODE_INDEX.get(opcode as usize) {
+        Some(&i) if i != u16::MAX => Some(i as usize),
+        _ => None,
+    }
+}
+
 /// Looks up a core instruction by name (with `Op` prefix) or alias.
 pub fn instruction_by_name(name: &str) -> Option<&'static InstructionInfo> {
-    OPCODE_NAMES
-        .binary_search_by_key(&name, |&(n, _)| n)
-        .ok()
-        .map(|i| &INSTRUCTIONS[OPCODE_NAMES[i].1 as usize])
+    OPCODE_NAMES.binary_search_by_key(&name, |&(n, _)| n).ok().map(|i| &INSTRUCTIONS[OPCODE_NAMES[i].1 as usize])
 }
 
 /// Finds the extended instruction set an `OpExtInstImport` string selects.
@@ -197,9 +204,7 @@ impl ExtInstSet {
     #[inline]
     pub fn instruction(&self, opcode: u32) -> Option<&'static ExtInstInfo> {
         let v = self.instructions;
-        v.binary_search_by_key(&opcode, |i| i.opcode)
-            .ok()
-            .map(|i| &v[i])
+        v.binary_search_by_key(&opcode, |i| i.opcode).ok().map(|i| &v[i])
     }
 
     /// Looks up an instruction of the set by name.
@@ -210,10 +215,7 @@ impl ExtInstSet {
 
 /// The registered name of a generator tool id, as spirv-dis prints it.
 pub fn generator_name(tool: u16) -> Option<&'static str> {
-    GENERATORS
-        .binary_search_by_key(&tool, |&(t, _)| t)
-        .ok()
-        .map(|i| GENERATORS[i].1)
+    GENERATORS.binary_search_by_key(&tool, |&(t, _)| t).ok().map(|i| GENERATORS[i].1)
 }
 
 #[cfg(test)]
@@ -225,32 +227,14 @@ mod tests {
         let i = instruction(op::OpTypeInt).unwrap();
         assert_eq!(i.name, "OpTypeInt");
         assert!(i.has_result && !i.has_result_type);
-        assert_eq!(
-            instruction_by_name("OpTypeInt").unwrap().opcode,
-            op::OpTypeInt
-        );
+        assert_eq!(instruction_by_name("OpTypeInt").unwrap().opcode, op::OpTypeInt);
         assert!(instruction(9999).is_none());
-        assert_eq!(
-            OperandKind::StorageClass
-                .enumerant(storage_class::Function)
-                .unwrap()
-                .name,
-            "Function"
-        );
-        assert_eq!(
-            OperandKind::Decoration
-                .enumerant_by_name("BuiltIn")
-                .unwrap()
-                .value,
-            decoration::BuiltIn
-        );
+        assert_eq!(OperandKind::StorageClass.enumerant(storage_class::Function).unwrap().name, "Function");
+        assert_eq!(OperandKind::Decoration.enumerant_by_name("BuiltIn").unwrap().value, decoration::BuiltIn);
         let glsl = ext_inst_set("GLSL.std.450").unwrap();
         assert_eq!(glsl.instruction(31).unwrap().name, "Sqrt");
         assert!(ext_inst_set("NonSemantic.ClspvReflection.6").is_some());
-        assert_eq!(
-            generator_name(8),
-            Some("Khronos Glslang Reference Front End")
-        );
+        assert_eq!(generator_name(8), Some("Khronos Glslang Reference Front End"));
     }
 
     #[test]

@@ -1,0 +1,97 @@
+//! End-to-end tests of the `gpuasm` binary: inputs, outputs, exit codes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+fn gpuasm() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gpuasm"))
+}
+
+fn corpus_module() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../gpuasm-spirv/tests/corpus/spv/glslang__Test__comment.frag.spv")
+}
+
+fn expected_default_text() -> Vec<u8> {
+    let bytes = std::fs::read(corpus_module()).unwrap();
+    let (words, _) = gpuasm_spirv::binary::words_from_bytes(&bytes).unwrap();
+    gpuasm_spirv::dis::disassemble(&words, &Default::default()).unwrap().into_bytes()
+}
+
+#[test]
+fn dis_to_stdout_from_file_and_stdin() {
+    let want = expected_default_text();
+    let out = gpuasm().args(["dis", "--no-color"]).arg(corpus_module()).output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, want);
+
+    let mut child = gpuasm().args(["dis", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(&std::fs::read(corpus_module()).unwrap()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, want, "piped stdout is not a terminal: no colour");
+}
+
+#[test]
+fn dis_reads_hex_text() {
+    let bytes = std::fs::read(corpus_module()).unwrap();
+    let hex: String =
+        bytes.chunks(4).map(|c| format!("0x{:08x}\n", u32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.hex");
+    std::fs::write(&path, hex).unwrap();
+    let out = gpuasm().arg("dis").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected_default_text());
+}
+
+#[test]
+fn dis_output_file_is_written_atomically_and_kept_on_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("out.spvasm");
+    let ok = gpuasm().arg("dis").arg(corpus_module()).arg("-o").arg(&target).output().unwrap();
+    assert!(ok.status.success());
+    assert_eq!(std::fs::read(&target).unwrap(), expected_default_text());
+
+    // A module whose last instruction runs past the end fails with exit
+    // code 1 and leaves the old file alone.
+    let mut bytes = std::fs::read(corpus_module()).unwrap();
+    bytes.extend_from_slice(&((5u32 << 16) | 17).to_le_bytes());
+    let bad = dir.path().join("bad.spv");
+    std::fs::write(&bad, &bytes).unwrap();
+    let out = gpuasm().arg("dis").arg(&bad).arg("-o").arg(&target).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.spv") && err.contains("at word"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), expected_default_text());
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 2, "no temporary file left behind: {names:?}");
+}
+
+#[test]
+fn dis_bad_inputs_exit_1_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in
+        [("short.spv", vec![3u8, 2, 0x23, 7, 0, 0]), ("magic.spv", vec![0u8; 20]), ("empty.spv", vec![])]
+    {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let out = gpuasm().arg("dis").arg(&p).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("gpuasm: error: "), "{name}");
+    }
+    let out = gpuasm().args(["dis", "/nonexistent/x.spv"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn color_only_when_asked_and_only_on_stdout() {
+    let out = gpuasm().args(["dis", "--color"]).arg(corpus_module()).output().unwrap();
+    assert!(out.stdout.windows(2).any(|w| w == b"\x1b["));
+    let out = gpuasm().args(["dis", "--color", "--no-color"]).arg(corpus_module()).output().unwrap();
+    assert!(!out.stdout.windows(2).any(|w| w == b"\x1b["));
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("c.spvasm");
+    gpuasm().args(["dis", "--color"]).arg(corpus_module()).arg("-o").arg(&target).output().unwrap();
+    assert!(!std::fs::read(&target).unwrap().windows(2).any(|w| w == b"\x1b["));
+}
