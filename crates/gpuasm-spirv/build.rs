@@ -290,13 +290,17 @@ fn main() {
         // of that sort that is optional or repeated is taken fast too.
         let plain = |o: &JsonOperand| {
             let k = &kinds[resolve(0, &o.kind)];
-            k.category == "Id" || k.name == "LiteralInteger"
+            matches!(k.category.as_str(), "Id" | "ValueEnum" | "BitEnum") || k.name == "LiteralInteger"
         };
         let fast_prefix = i.operands.iter().take_while(|o| plain(o) && o.quantifier.is_none()).count();
         let fast_tail = fast_prefix + 1 == i.operands.len() && plain(&i.operands[fast_prefix]);
+        let string_tail = fast_prefix + 1 == i.operands.len()
+            && i.operands[fast_prefix].kind == "LiteralString"
+            && i.operands[fast_prefix].quantifier.is_none()
+            && i.opname != "OpExtInstImport";
         writeln!(
             out,
-            "    InstructionInfo {{ name: {:?}, opcode: {}, class: {:?}, operands: {}, capabilities: {}, extensions: &{:?}, version: {}, last_version: {}, aliases: &{:?}, provisional: {}, has_result_type: {has_type}, has_result: {has_result}, fast_prefix: {fast_prefix}, fast_tail: {fast_tail} }},",
+            "    InstructionInfo {{ name: {:?}, opcode: {}, class: {:?}, operands: {}, capabilities: {}, extensions: &{:?}, version: {}, last_version: {}, aliases: &{:?}, provisional: {}, has_result_type: {has_type}, has_result: {has_result}, fast_prefix: {fast_prefix}, fast_tail: {fast_tail}, string_tail: {string_tail} }},",
             i.opname,
             i.opcode,
             i.class,

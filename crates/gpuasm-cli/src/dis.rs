@@ -93,8 +93,9 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
             r
         }
         Output::File(path) => {
-            let mut text = Vec::new();
-            let r = dis::disassemble_to(&words, &options, &mut text);
+            // Text is about three times the binary's size.
+            let mut text = Vec::with_capacity(words.len() * 12);
+            let r = dis::disassemble_into(&words, &options, &mut text).map_err(DisError::from);
             if r.is_ok() {
                 write_atomically(path, &text)?;
             }

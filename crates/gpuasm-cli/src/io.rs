@@ -49,10 +49,30 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+    // Mode 0666 before the umask, as for a file created by `open`; an
+    // existing file keeps its own permissions.
+    let permissions = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => default_permissions(),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .permissions(permissions)
+        .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.as_file().sync_all().ok();
+    // The rename is atomic for readers; no fsync (spirv-as/dis do not
+    // either, and it would dominate the run time).
     tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
+}
+
+#[cfg(unix)]
+fn default_permissions() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::Permissions::from_mode(0o666)
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> std::fs::Permissions {
+    tempfile::tempfile().and_then(|f| f.metadata()).map(|m| m.permissions()).expect("temporary file")
 }

@@ -63,14 +63,16 @@ pub struct IdTypes {
 impl IdTypes {
     /// `cap` bounds the dense part, as for [`IdMap::with_cap`].
     pub fn with_cap(cap: usize) -> Self {
-        IdTypes { defined: Vec::new(), types: Vec::new(), cap, sparse: FxHashMap::default() }
+        // Zeroed allocations are mapped lazily, so sizing to the cap up front
+        // costs only the pages that ids actually touch.
+        IdTypes { defined: vec![0; cap.div_ceil(64)], types: vec![0; cap], cap, sparse: FxHashMap::default() }
     }
 
     #[inline]
     pub fn is_defined(&self, id: u32) -> bool {
         let i = id as usize;
         if i < self.cap {
-            self.defined.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+            self.defined[i / 64] & (1 << (i % 64)) != 0
         } else {
             self.sparse.contains_key(&id)
         }
@@ -82,11 +84,6 @@ impl IdTypes {
         let i = id as usize;
         if i >= self.cap {
             return self.sparse.insert(id, type_id).is_none();
-        }
-        if i >= self.types.len() {
-            let len = (i + 1).max(self.types.len() * 2).min(self.cap);
-            self.types.resize(len, 0);
-            self.defined.resize(len.div_ceil(64), 0);
         }
         let bit = 1u64 << (i % 64);
         let word = &mut self.defined[i / 64];

@@ -245,21 +245,36 @@ impl<'w> InstructionParser<'w> {
             // Every operand's place and kind is known from the opcode and
             // word count alone: hand out the precomputed layout.
             let layout = &fast.layout[..count];
-            for o in layout {
+            let mut fits = true;
+            for (o, role) in layout.iter().zip(&fast.roles) {
                 let word = inst[o.offset as usize];
-                match o.kind {
-                    OperandKind::LiteralInteger => continue,
-                    OperandKind::IdResultType => st.result_type = word,
-                    OperandKind::IdResult => st.result_id = word,
-                    _ => {}
+                match role {
+                    Role::Literal => continue,
+                    Role::Enum => {
+                        if !enum_without_parameters(o.kind, word) {
+                            fits = false;
+                            break;
+                        }
+                        continue;
+                    }
+                    Role::ResultType => st.result_type = word,
+                    Role::Result => st.result_id = word,
+                    Role::Id => {}
                 }
                 if word == 0 || word as u64 >= self.id_limit {
                     st.w = o.offset as usize;
                     return Err(self.check_id(info, o.kind, word, start + st.w, &mut st).unwrap_err());
                 }
             }
-
-            self.current = Some(layout);
+            if fits {
+                self.current = Some(layout);
+            } else {
+                st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
+                self.current = None;
+                self.operands.clear();
+                let n = self.parse_fast(info, inst, start, &mut st)?;
+                self.parse_general(info, n, inst, start, &mut st)?;
+            }
         } else {
             self.current = None;
             self.operands.clear();
@@ -293,7 +308,8 @@ impl<'w> InstructionParser<'w> {
     }
 
     /// The fast-path operands (see [`InstructionInfo::fast_prefix`]).
-    /// Returns how many operand specs it consumed.
+    /// Returns how many operand specs it consumed; the general path takes
+    /// the rest.
     #[inline]
     fn parse_fast(
         &mut self,
@@ -312,7 +328,25 @@ impl<'w> InstructionParser<'w> {
                     start + st.w,
                 ));
             }
-            self.plain_operand(info, spec.kind, inst, start, st)?;
+            if !self.one_word_operand(info, spec.kind, inst, start, st)? {
+                return Ok(n);
+            }
+        }
+        if info.string_tail && st.w < wc {
+            let bytes = literal_string_bytes(&inst[st.w..]);
+            let num_words = bytes.len() / 4 + 1;
+            if st.w + num_words != wc {
+                // No NUL, or words after it: the general path reports it.
+                return Ok(prefix);
+            }
+            self.operands.push(ParsedOperand {
+                offset: st.w as u16,
+                num_words: num_words as u16,
+                kind: OperandKind::LiteralString,
+                number: NumberKind::None,
+            });
+            st.w = wc;
+            return Ok(specs.len());
         }
         if !info.fast_tail {
             return Ok(prefix);
@@ -320,7 +354,9 @@ impl<'w> InstructionParser<'w> {
         let spec = specs[prefix];
         let repeat = spec.quantifier == Quantifier::Variadic;
         while st.w < wc {
-            self.plain_operand(info, spec.kind, inst, start, st)?;
+            if !self.one_word_operand(info, spec.kind, inst, start, st)? {
+                return Ok(prefix);
+            }
             if !repeat {
                 break;
             }
@@ -328,25 +364,34 @@ impl<'w> InstructionParser<'w> {
         Ok(specs.len())
     }
 
+    /// Takes a one-word operand; false (taking nothing) when it is an
+    /// enumerant the general path must handle (unknown, or with parameters).
     #[inline]
-    fn plain_operand(
+    fn one_word_operand(
         &mut self,
         info: &'static InstructionInfo,
         kind: OperandKind,
         inst: &[u32],
         start: usize,
         st: &mut State,
-    ) -> Result<(), BinaryError> {
+    ) -> Result<bool, BinaryError> {
         let word = inst[st.w];
-        let number = if kind == OperandKind::LiteralInteger {
-            NumberKind::Unsigned(32)
-        } else {
-            self.check_id(info, kind, word, start + st.w, st)?;
-            NumberKind::None
+        let number = match kind.info().category {
+            Category::Literal => NumberKind::Unsigned(32),
+            Category::ValueEnum | Category::BitEnum => {
+                if !enum_without_parameters(kind, word) {
+                    return Ok(false);
+                }
+                NumberKind::None
+            }
+            _ => {
+                self.check_id(info, kind, word, start + st.w, st)?;
+                NumberKind::None
+            }
         };
         self.operands.push(ParsedOperand { offset: st.w as u16, num_words: 1, kind, number });
         st.w += 1;
-        Ok(())
+        Ok(true)
     }
 
     /// Operands of any layout, driven by a stack of expected operands that
@@ -631,7 +676,18 @@ struct State {
 const MAX_STATIC_TAIL: usize = 64;
 
 /// Per-instruction facts derived once from the grammar tables.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Role {
+    Literal,
+    Enum,
+    ResultType,
+    Result,
+    Id,
+}
+
 struct FastInfo {
+    /// What each operand of `layout` is, for the checks it needs.
+    roles: Vec<Role>,
     /// Operand layout for the fast prefix (and, with `fast_tail`, up to
     /// `MAX_STATIC_TAIL` repetitions of the tail operand).
     layout: Vec<ParsedOperand>,
@@ -669,7 +725,18 @@ fn fast_layouts() -> &'static [FastInfo] {
                         layout.push(plain(tail.kind, prefix + r + 1));
                     }
                 }
+                let roles = layout
+                    .iter()
+                    .map(|o| match (o.kind, o.kind.info().category) {
+                        (OperandKind::IdResultType, _) => Role::ResultType,
+                        (OperandKind::IdResult, _) => Role::Result,
+                        (_, Category::Id) => Role::Id,
+                        (_, Category::ValueEnum | Category::BitEnum) => Role::Enum,
+                        _ => Role::Literal,
+                    })
+                    .collect();
                 FastInfo {
+                    roles,
                     layout,
                     rest_optional: info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One),
                     is_type: info.class == "Type-Declaration" && info.has_result,
@@ -682,4 +749,24 @@ fn fast_layouts() -> &'static [FastInfo] {
             })
             .collect()
     })
+}
+
+/// A known enumerant (or mask of known bits) none of which takes parameters.
+#[inline]
+fn enum_without_parameters(kind: OperandKind, word: u32) -> bool {
+    if kind.info().category == Category::ValueEnum {
+        return kind.enumerant(word).is_some_and(|e| e.parameters.is_empty());
+    }
+    if word == 0 {
+        return kind.enumerant(0).is_none_or(|e| e.parameters.is_empty());
+    }
+    let mut bits = word;
+    while bits != 0 {
+        let bit = bits & bits.wrapping_neg();
+        bits ^= bit;
+        if !kind.enumerant(bit).is_some_and(|e| e.parameters.is_empty()) {
+            return false;
+        }
+    }
+    true
 }

@@ -74,8 +74,8 @@ pub enum DisError {
 /// strings that are not UTF-8 are replaced lossily; use [`disassemble_to`]
 /// for the exact bytes.
 pub fn disassemble(words: &[u32], options: &Options) -> Result<String, DisError> {
-    let mut out = Vec::new();
-    disassemble_to(words, options, &mut out)?;
+    let mut out = Vec::with_capacity(words.len() * 12);
+    disassemble_into(words, options, &mut out)?;
     Ok(match String::from_utf8(out) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -86,11 +86,32 @@ pub fn disassemble(words: &[u32], options: &Options) -> Result<String, DisError>
 /// instruction before it has been written (as spirv-dis does in its default
 /// layout) and the error is returned.
 pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) -> Result<(), DisError> {
+    let mut buffer = Vec::with_capacity(1 << 16);
+    run(words, options, &mut buffer, Some(sink))
+}
+
+/// Appends the text to `out`, which serves as the output buffer itself (no
+/// copies). On a parse error, `out` holds the text of every instruction
+/// before it.
+pub fn disassemble_into(words: &[u32], options: &Options, out: &mut Vec<u8>) -> Result<(), BinaryError> {
+    match run(words, options, out, None) {
+        Ok(()) => Ok(()),
+        Err(DisError::Binary(e)) => Err(e),
+        Err(DisError::Io(_)) => unreachable!("no writer"),
+    }
+}
+
+fn run<'a>(
+    words: &[u32],
+    options: &'a Options,
+    out: &mut Vec<u8>,
+    sink: Option<&'a mut dyn Write>,
+) -> Result<(), DisError> {
     let header = Header::read(words)?;
     let parser_options =
         ParserOptions { check_bound: options.check_bound, spirv_tools_ext_sets: !options.all_ext_inst_names };
     let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
-    let mut p = Printer::new(options, names, sink);
+    let mut p = Printer::new(options, names, std::mem::take(out), sink);
     if options.header {
         p.header(&header);
     }
@@ -122,7 +143,9 @@ pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) ->
         }
         p.flush_if_large()?;
     };
-    p.flush()?;
+    let flushed = p.flush();
+    *out = std::mem::take(&mut p.out);
+    flushed?;
     result.map_err(DisError::from)
 }
 
@@ -146,9 +169,9 @@ pub(crate) struct Printer<'a> {
     opts: &'a Options,
     names: IdNames,
     indent: usize,
-    sink: &'a mut dyn Write,
+    /// Where full buffers go; `None` keeps everything in `out`.
+    sink: Option<&'a mut dyn Write>,
     out: Vec<u8>,
-    line: Vec<u8>,
     comments: Vec<u8>,
     last_comment_align: usize,
     /// `--comment`: decorations of each id, shown on its definition.
@@ -159,14 +182,13 @@ pub(crate) struct Printer<'a> {
 }
 
 impl<'a> Printer<'a> {
-    fn new(opts: &'a Options, names: IdNames, sink: &'a mut dyn Write) -> Self {
+    fn new(opts: &'a Options, names: IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
         Printer {
             opts,
             names,
             indent: if opts.indent { STANDARD_INDENT } else { 0 },
             sink,
-            out: Vec::with_capacity(1 << 16),
-            line: Vec::with_capacity(256),
+            out,
             comments: Vec::new(),
             last_comment_align: 0,
             id_comments: FxHashMap::default(),
@@ -177,15 +199,17 @@ impl<'a> Printer<'a> {
     }
 
     fn flush_if_large(&mut self) -> io::Result<()> {
-        if self.out.len() >= 1 << 16 {
+        if self.sink.is_some() && self.out.len() >= 1 << 16 {
             self.flush()?;
         }
         Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.sink.write_all(&self.out)?;
-        self.out.clear();
+        if let Some(sink) = self.sink.as_mut() {
+            sink.write_all(&self.out)?;
+            self.out.clear();
+        }
         Ok(())
     }
 
@@ -262,8 +286,9 @@ impl<'a> Printer<'a> {
         if self.opts.nested_indent && inst.opcode == op::OpLabel {
             self.out.push(b'\n');
         }
-        let mut line = std::mem::take(&mut self.line);
-        line.clear();
+        // The line is built in place at the end of the output buffer.
+        let mut line = std::mem::take(&mut self.out);
+        let line_start = line.len();
         if inst.result_id != 0 {
             if color {
                 line.extend_from_slice(BLUE);
@@ -326,20 +351,19 @@ impl<'a> Printer<'a> {
             }
         }
 
-        self.out.extend_from_slice(&line);
         if comments.is_empty() {
             self.last_comment_align = 0;
         } else {
-            let len = visible_len(&line);
+            let len = visible_len(&line[line_start..]);
             let align = (len + 2).max(self.last_comment_align).max(COMMENT_COLUMN);
             let align = (align + 3) & !3;
             self.last_comment_align = align.min(MAX_CARRIED_COMMENT_COLUMN);
-            self.out.resize(self.out.len() + (align - len), b' ');
-            self.out.extend_from_slice(b"; ");
-            self.out.extend_from_slice(&comments);
+            line.resize(line.len() + (align - len), b' ');
+            line.extend_from_slice(b"; ");
+            line.extend_from_slice(&comments);
         }
-        self.out.push(b'\n');
-        self.line = line;
+        line.push(b'\n');
+        self.out = line;
         self.comments = comments;
     }
 

@@ -104,12 +104,15 @@ pub struct InstructionInfo {
     pub provisional: bool,
     pub has_result_type: bool,
     pub has_result: bool,
-    /// How many leading operands are ids or one-word integers that appear
-    /// exactly once (the reader takes them on a fast path).
+    /// How many leading operands are one word each (ids, one-word integers,
+    /// enumerants) and appear exactly once: the reader takes them on a fast
+    /// path (enumerants with parameters divert it to the general one).
     pub fast_prefix: u8,
-    /// The only operand after the fast prefix is an optional or repeated id
-    /// or one-word integer, also taken on the fast path.
+    /// The only operand after the fast prefix is an optional or repeated
+    /// one-word operand, also taken on the fast path.
     pub fast_tail: bool,
+    /// The only operand after the fast prefix is a literal string.
+    pub string_tail: bool,
 }
 
 /// One instruction of an extended instruction set.
