@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         *counts.entry(inst.info.name).or_default() += 1;
     }
     let mut by_count: Vec<_> = counts.into_iter().collect();
-    by_count.sort_by(|a, b| b.1.cmp(&a.1));
+    by_count.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     for (name, n) in by_count {
         println!("{n:8} {name}");
     }

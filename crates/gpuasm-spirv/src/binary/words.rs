@@ -19,7 +19,7 @@ pub type Words<'a> = Cow<'a, [u32]>;
 /// is an error. When the magic is in neither order, the words are returned in
 /// little-endian order and the header check reports it.
 pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), BinaryError> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(BinaryError::new(BinaryErrorKind::NotWordAligned { bytes: bytes.len() }, bytes.len() / 4));
     }
     let big = bytes.len() >= 4 && u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == MAGIC;

@@ -200,9 +200,8 @@ impl FunctionBuffer {
             }
         }
 
-        let reorder = p.opts.reorder_blocks;
-        for i in 0..n {
-            let b = if reorder { order[i] } else { i };
+        let sequence: Vec<usize> = if p.opts.reorder_blocks { order } else { (0..n).collect() };
+        for b in sequence {
             for s in self.block(b) {
                 let inst = self.view(words, s);
                 p.instruction(&inst, Some(level[b]));

@@ -1,0 +1,25 @@
+//! Bytes (binary or hex text) → words → walk every instruction with full
+//! operand decoding. Must never panic; every error must point inside the input.
+#![no_main]
+use gpuasm_spirv::binary::{looks_like_hex_text, words_from_bytes, words_from_hex_text, InstructionParser, ParserOptions};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let loaded = if looks_like_hex_text(data) { words_from_hex_text(data) } else { words_from_bytes(data) };
+    let Ok((words, _)) = loaded else { return };
+    for check_bound in [true, false] {
+        let Ok(mut parser) = InstructionParser::new(&words, ParserOptions { check_bound, ..Default::default() }) else {
+            continue;
+        };
+        while let Some(inst) = parser.next() {
+            match inst {
+                Ok(inst) => {
+                    for o in inst.operands {
+                        assert!(o.offset as usize + o.num_words as usize <= inst.words.len());
+                    }
+                }
+                Err(e) => assert!(e.word_offset() <= words.len()),
+            }
+        }
+    }
+});
