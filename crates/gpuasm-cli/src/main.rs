@@ -1,6 +1,7 @@
 //! `gpuasm`: command-line front end. Each subcommand lives in its own module
 //! and only turns flags into library calls.
 
+mod asm;
 mod dis;
 mod io;
 
@@ -17,6 +18,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Assemble SPIR-V text into a binary (output identical to spirv-as).
+    #[command(name = "as")]
+    As(asm::AsArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
 }
@@ -24,6 +28,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::As(args) => asm::run(args),
         Command::Dis(args) => dis::run(args),
     };
     match result {

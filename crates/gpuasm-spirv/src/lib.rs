@@ -1,8 +1,9 @@
-//! SPIR-V for gpuasm: grammar tables, a zero-copy binary reader and a
-//! disassembler whose output matches SPIRV-Tools' `spirv-dis`.
+//! SPIR-V for gpuasm: grammar tables, a zero-copy binary reader, a
+//! disassembler whose output matches SPIRV-Tools' `spirv-dis`, and an
+//! assembler whose output matches `spirv-as`.
 //!
-//! Data flows one way: [`grammar`] tables → [`binary`] reader →
-//! [`dis`] printer.
+//! Data flows one way: [`grammar`] tables → [`binary`] reader / [`text`]
+//! parser → [`dis`] printer / encoder.
 //!
 //! ```
 //! // A minimal module: header plus `OpCapability Shader`.
@@ -14,3 +15,7 @@
 pub mod binary;
 pub mod dis;
 pub mod grammar;
+pub mod target_env;
+pub mod text;
+
+pub use target_env::TargetEnv;

@@ -186,6 +186,35 @@ pub fn instruction_index(opcode: u16) -> Option<usize> {
     }
 }
 
+/// Whether a name introduced in `version` (and dropped after `last`) can be
+/// used in a module of version `module`: in range, or enabled by some
+/// extension or capability (which the module is assumed to declare; the
+/// validator checks that). This is SPIRV-Tools' rule for names in text.
+pub fn available(
+    module: Version,
+    version: Option<Version>,
+    last: Option<Version>,
+    extensions: &[&str],
+    capabilities: &[u32],
+) -> bool {
+    let in_range = version.is_some_and(|v| v <= module) && last.is_none_or(|l| module <= l);
+    in_range || !extensions.is_empty() || !capabilities.is_empty()
+}
+
+impl InstructionInfo {
+    /// Whether the instruction's name can be used in a module of `version`.
+    pub fn available_in(&self, version: Version) -> bool {
+        available(version, self.version, self.last_version, self.extensions, self.capabilities)
+    }
+}
+
+impl Enumerant {
+    /// Whether the enumerant's name can be used in a module of `version`.
+    pub fn available_in(&self, version: Version) -> bool {
+        available(version, self.version, self.last_version, self.extensions, self.capabilities)
+    }
+}
+
 /// Looks up a core instruction by name (with `Op` prefix) or alias.
 pub fn instruction_by_name(name: &str) -> Option<&'static InstructionInfo> {
     OPCODE_NAMES.binary_search_by_key(&name, |&(n, _)| n).ok().map(|i| &INSTRUCTIONS[OPCODE_NAMES[i].1 as usize])

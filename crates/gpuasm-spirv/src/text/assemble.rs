@@ -1,0 +1,906 @@
+//! The assembler: SPIR-V assembly text to a binary module, byte-identical to
+//! what spirv-as 2025.5 makes of the same text (apart from the generator
+//! word), rejecting what it rejects.
+//!
+//! Operands are read against a stack of expected operands built from the
+//! grammar, which enumerant parameters, extended instructions and
+//! OpSpecConstantOp extend as they are read (as spirv-as does). After an
+//! error the assembler skips to the next instruction and goes on, so that
+//! independent errors are all reported in one run.
+
+use super::cursor::{Cursor, Position};
+use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
+use super::literal::{self, NumberError, NumberType};
+use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
+use crate::target_env::TargetEnv;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Assembler switches, one per spirv-as option (plus ours).
+#[derive(Clone, Debug)]
+pub struct AsmOptions {
+    /// Sets the header version. `None`: a leading `; Version: 1.N` comment,
+    /// else SPIR-V 1.6 (as spirv-as).
+    pub target_env: Option<TargetEnv>,
+    /// Numeric ids (`%12`) keep their number; other names fill the gaps.
+    pub preserve_numeric_ids: bool,
+    /// The header's generator word. spirv-as writes its own registered id
+    /// (`0x00070000`); we have none yet, so 0 by default.
+    pub generator: u32,
+    /// Stop after this many errors.
+    pub max_errors: usize,
+}
+
+impl Default for AsmOptions {
+    fn default() -> Self {
+        AsmOptions { target_env: None, preserve_numeric_ids: false, generator: 0, max_errors: 50 }
+    }
+}
+
+/// A successful assembly: the module and any warnings.
+#[derive(Clone, Debug)]
+pub struct Assembled {
+    pub words: Vec<u32>,
+    /// Things spirv-as accepts silently but that are likely mistakes (ids
+    /// used but never defined, results defined twice).
+    pub warnings: Diagnostics,
+}
+
+/// Assembles `text`. On failure, every error found is returned.
+///
+/// ```
+/// use gpuasm_spirv::text::{assemble, AsmOptions};
+/// let words = assemble("OpCapability Shader\n%void = OpTypeVoid\n", &AsmOptions::default()).unwrap();
+/// assert_eq!(words[3], 2); // bound
+/// assert_eq!(&words[5..], &[0x0002_0011, 1, 0x0002_0013, 1]);
+/// ```
+pub fn assemble(text: &str, options: &AsmOptions) -> Result<Vec<u32>, Diagnostics> {
+    assemble_with_warnings(text, options).map(|a| a.words)
+}
+
+/// Like [`assemble`], also returning warnings.
+pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assembled, Diagnostics> {
+    let preserve = if options.preserve_numeric_ids {
+        // A dry run collects every numeric id name first (spirv-as does the
+        // same), so that other names can fill the gaps around them.
+        let mut dry = Assembler::new(text, options, FxHashSet::default());
+        dry.run();
+        if dry.diags.has_errors() {
+            return Err(dry.diags);
+        }
+        dry.numeric_ids()
+    } else {
+        FxHashSet::default()
+    };
+    let mut a = Assembler::new(text, options, preserve);
+    a.run();
+    if a.diags.has_errors() {
+        return Err(a.diags);
+    }
+    a.check_definitions();
+    let version = options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text));
+    let mut words = Vec::with_capacity(5 + a.out.len());
+    words.extend_from_slice(&[crate::binary::MAGIC, version.word(), options.generator, a.ids.bound, 0]);
+    words.extend_from_slice(&a.out);
+    Ok(Assembled { words, warnings: a.diags })
+}
+
+/// spirv-as's default version: a `; Version: 1.N` line among the comments
+/// that open the text, else 1.6.
+fn version_from_comment(text: &str) -> grammar::Version {
+    for line in text.lines() {
+        let t = line.trim_start_matches([' ', '\t', '\r']);
+        if t.is_empty() {
+            continue;
+        }
+        if !t.starts_with(';') {
+            break;
+        }
+        if let Some(v) = t.strip_prefix("; Version: ") {
+            let v = v.trim_end();
+            if let Some((a, b)) = v.split_once('.') {
+                if let (Ok(1), Ok(m)) = (a.parse::<u8>(), b.parse::<u8>()) {
+                    if m <= 6 {
+                        return grammar::Version(1, m);
+                    }
+                }
+            }
+        }
+    }
+    grammar::Version(1, 6)
+}
+
+/// What the assembler knows of a type id, for literal widths.
+#[derive(Copy, Clone, Debug)]
+enum TypeClass {
+    Int { width: u32, signed: bool },
+    Float { width: u32, encoding: Option<u32> },
+    Other,
+}
+
+/// What an `OpExtInstImport` selected.
+#[derive(Copy, Clone, Debug)]
+enum Import {
+    Known(&'static ExtInstSet),
+    UnknownNonSemantic,
+}
+
+/// An entry of the expected-operand stack.
+#[derive(Copy, Clone, Debug)]
+enum Expect {
+    /// One operand of a kind; an optional one may be absent.
+    One { kind: OperandKind, optional: bool, name: &'static str },
+    /// Zero or more of a kind (expands lazily into itself plus an optional).
+    Repeat(OperandKind),
+    /// Zero or more pairs of a composite kind.
+    RepeatPair(OperandKind),
+    /// After `!<integer>`: a number, string or id, whatever comes.
+    AnyValue,
+}
+
+/// Failure of one operand: a hard error, or (for optional operands) "this
+/// word is not one of those", which ends the instruction.
+enum OperandError {
+    Hard(Diagnostic),
+    NoMatch(Diagnostic),
+}
+
+struct Ids<'t> {
+    named: FxHashMap<&'t str, u32>,
+    next: u32,
+    bound: u32,
+    preserve: FxHashSet<u32>,
+    /// First use of each id, for the "used but never defined" warning.
+    first_use: FxHashMap<u32, (Position, usize)>,
+    defined: FxHashSet<u32>,
+}
+
+impl<'t> Ids<'t> {
+    fn get(&mut self, name: &'t str) -> u32 {
+        if !self.preserve.is_empty() {
+            if let Some(n) = literal::parse_c_u32(name) {
+                if self.preserve.contains(&n) {
+                    self.bound = self.bound.max(n.saturating_add(1));
+                    return n;
+                }
+            }
+        }
+        if let Some(&id) = self.named.get(name) {
+            return id;
+        }
+        let mut id = self.next;
+        self.next += 1;
+        while self.preserve.contains(&id) {
+            id = self.next;
+            self.next += 1;
+        }
+        self.named.insert(name, id);
+        self.bound = self.bound.max(id + 1);
+        id
+    }
+}
+
+struct Assembler<'t, 'o> {
+    text: &'t str,
+    /// The module's version: names newer than it are not available.
+    version: grammar::Version,
+    cur: Cursor<'t>,
+    options: &'o AsmOptions,
+    ids: Ids<'t>,
+    types: FxHashMap<u32, TypeClass>,
+    value_types: FxHashMap<u32, u32>,
+    imports: FxHashMap<u32, Import>,
+    /// Results of instructions that failed: later errors about them are
+    /// consequences, not new problems.
+    poisoned: FxHashSet<u32>,
+    out: Vec<u32>,
+    diags: Diagnostics,
+    // Per-instruction state.
+    words: Vec<u32>,
+    expected: Vec<Expect>,
+    info: Option<&'static InstructionInfo>,
+    result: Option<(&'t str, Position)>,
+    result_type_id: u32,
+    ext_set: Option<Import>,
+}
+
+impl<'t, 'o> Assembler<'t, 'o> {
+    fn new(text: &'t str, options: &'o AsmOptions, preserve: FxHashSet<u32>) -> Self {
+        Assembler {
+            text,
+            version: options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text)),
+            cur: Cursor::new(text),
+            options,
+            ids: Ids {
+                named: FxHashMap::default(),
+                next: 1,
+                bound: 1,
+                preserve,
+                first_use: FxHashMap::default(),
+                defined: FxHashSet::default(),
+            },
+            types: FxHashMap::default(),
+            value_types: FxHashMap::default(),
+            imports: FxHashMap::default(),
+            poisoned: FxHashSet::default(),
+            out: Vec::with_capacity(text.len() / 4),
+            diags: Diagnostics::default(),
+            words: Vec::with_capacity(16),
+            expected: Vec::with_capacity(16),
+            info: None,
+            result: None,
+            result_type_id: 0,
+            ext_set: None,
+        }
+    }
+
+    fn numeric_ids(&self) -> FxHashSet<u32> {
+        self.ids.named.keys().filter_map(|n| literal::parse_c_u32(n)).collect()
+    }
+
+    fn run(&mut self) {
+        self.cur.advance();
+        while self.cur.has_text() {
+            if let Err(d) = self.instruction() {
+                if let Some((name, _)) = self.result {
+                    let id = self.ids.get(name);
+                    self.poisoned.insert(id);
+                }
+                self.diags.items.push(d);
+                if self.diags.errors().count() >= self.options.max_errors {
+                    return;
+                }
+                self.recover();
+            }
+            if !self.cur.advance() {
+                break;
+            }
+        }
+    }
+
+    /// Skips to the start of the next instruction.
+    fn recover(&mut self) {
+        loop {
+            if !self.cur.advance() {
+                return;
+            }
+            let (_, next) = self.cur.word();
+            if next.index == self.cur.pos.index {
+                // A lone delimiter: step over it.
+                self.cur.pos.index += 1;
+                self.cur.pos.column += 1;
+            } else {
+                self.cur.pos = next;
+            }
+            if self.cur.is_start_of_new_inst() {
+                return;
+            }
+        }
+    }
+
+    fn error_at(&self, pos: Position, len: usize, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            line: pos.line + 1,
+            column: pos.column + 1,
+            span: pos.index..pos.index + len,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    fn error_here(&self, message: impl Into<String>) -> Diagnostic {
+        let (w, _) = self.cur.word();
+        self.error_at(self.cur.pos, w.len(), message)
+    }
+
+    fn opname(&self) -> &'static str {
+        self.info.map_or("instruction", |i| i.name)
+    }
+
+    fn instruction(&mut self) -> Result<(), Diagnostic> {
+        self.words.clear();
+        self.expected.clear();
+        self.info = None;
+        self.result = None;
+        self.result_type_id = 0;
+        self.ext_set = None;
+
+        if self.cur.peek() == b'!' {
+            return self.immediate_instruction();
+        }
+        let (first, next) = self.cur.word();
+        let first_pos = self.cur.pos;
+        let (opname, opname_pos, after) = if self.cur.starts_with_op() {
+            (first, first_pos, next)
+        } else {
+            if !first.starts_with('%') {
+                return Err(self.error_here(format!(
+                    "expected an opcode or '%id =' at the beginning of an instruction, found '{first}'"
+                )));
+            }
+            self.result = Some((first, first_pos));
+            self.cur.pos = next;
+            if !self.cur.advance() {
+                return Err(self.error_at(
+                    first_pos,
+                    first.len(),
+                    format!("expected '=' after {first}, found the end"),
+                ));
+            }
+            let (eq, next) = self.cur.word();
+            if eq != "=" {
+                return Err(self.error_here(format!("expected '=' after result id {first}, found '{eq}'")));
+            }
+            self.cur.pos = next;
+            if !self.cur.advance() {
+                return Err(self.error_at(first_pos, first.len(), "expected an opcode after '=', found the end"));
+            }
+            let (opname, next) = self.cur.word();
+            if opname == "OpUnknown" {
+                return Err(self.error_here(
+                    "OpUnknown cannot be assigned to a result id; write the result id as an operand instead",
+                ));
+            }
+            if !self.cur.starts_with_op() {
+                return Err(self.error_here(format!("expected an opcode after '=', found '{opname}'")));
+            }
+            (opname, self.cur.pos, next)
+        };
+        if opname == "OpUnknown" {
+            self.cur.pos = after;
+            return self.unknown_instruction();
+        }
+        let info = match grammar::instruction_by_name(opname) {
+            Some(i) if i.available_in(self.version) => i,
+            Some(i) => {
+                let v = i.version.map_or("an extension".to_string(), |v| format!("SPIR-V {}.{}", v.0, v.1));
+                let mut d = self.error_at(
+                    opname_pos,
+                    opname.len(),
+                    format!("{opname} is not available in SPIR-V {}.{}", self.version.0, self.version.1),
+                );
+                d.help = Some(format!("it needs {v}; choose a newer --target-env"));
+                return Err(d);
+            }
+            None => {
+                let mut d = self.error_at(opname_pos, opname.len(), format!("unknown opcode '{opname}'"));
+                d.help = nearest(opname, grammar::OPCODE_NAMES.iter().map(|(n, _)| *n))
+                    .map(|n| format!("did you mean '{n}'?"));
+                return Err(d);
+            }
+        };
+        self.info = Some(info);
+        if info.has_result && self.result.is_none() {
+            let mut d =
+                self.error_at(opname_pos, opname.len(), format!("{opname} produces a result id, but none is given"));
+            d.help = Some(format!("write '%name = {opname} ...'"));
+            return Err(d);
+        }
+        if let (Some((name, pos)), false) = (self.result, info.has_result) {
+            return Err(self.error_at(
+                pos,
+                name.len(),
+                format!("{opname} does not produce a result id, but {name} is assigned"),
+            ));
+        }
+        self.cur.pos = after;
+        self.words.push(0);
+        let ops: &'static [OperandSpec] = info.operands;
+        self.push_specs(ops);
+
+        while let Some(exp) = self.expected.pop() {
+            let (kind, optional, name) = match exp {
+                Expect::Repeat(kind) => {
+                    self.expected.push(exp);
+                    self.expected.push(Expect::One { kind, optional: true, name: "" });
+                    continue;
+                }
+                Expect::RepeatPair(kind) => {
+                    self.expected.push(exp);
+                    let b = kind.info().bases;
+                    // The first half of each pair is optional, the second not.
+                    self.expected.push(Expect::One { kind: b[1], optional: false, name: "" });
+                    self.expected.push(Expect::One { kind: b[0], optional: true, name: "" });
+                    continue;
+                }
+                Expect::AnyValue => (OperandKind::IdRef, true, ""),
+                Expect::One { kind, optional, name } => (kind, optional, name),
+            };
+            if kind == OperandKind::IdResult {
+                if let Some((name, pos)) = self.result {
+                    let id = self.id_word(&name[1..], pos)?;
+                    self.ids.defined.insert(id);
+                    self.words.push(id);
+                    continue;
+                }
+            }
+            if !self.cur.advance() {
+                if optional {
+                    break;
+                }
+                return Err(self.missing_operand(kind, name, "the end of the text"));
+            }
+            if self.cur.is_start_of_new_inst() {
+                if optional {
+                    break;
+                }
+                return Err(self.missing_operand(kind, name, "the next instruction"));
+            }
+            let (w, next) = self.cur.word();
+            let r = if matches!(exp, Expect::AnyValue) { self.any_value(w) } else { self.operand(kind, optional, w) };
+            match r {
+                Ok(()) => self.cur.pos = next,
+                Err(OperandError::NoMatch(d)) | Err(OperandError::Hard(d)) => return Err(d),
+            }
+        }
+        self.finish(info)
+    }
+
+    fn missing_operand(&self, kind: OperandKind, name: &str, found: &str) -> Diagnostic {
+        let what = if name.is_empty() { kind.name().to_string() } else { format!("'{name}' ({})", kind.name()) };
+        let mut d =
+            self.error_at(self.cur.pos, 1, format!("{} expects an operand {what}, but found {found}", self.opname()));
+        if let Some(info) = self.info {
+            let required = info.operands.iter().filter(|o| o.quantifier == Quantifier::One).count();
+            let given = self.words.len().saturating_sub(1);
+            d.help = Some(format!("{} takes at least {required} operands; {given} words were given", info.name));
+        }
+        // Point at the instruction when the text ended.
+        if found == "the end of the text" {
+            if let Some((n, p)) = self.result {
+                d.span = p.index..p.index + n.len();
+                d.line = p.line + 1;
+                d.column = p.column + 1;
+            }
+        }
+        d
+    }
+
+    /// Records types and value types, sets the word count, and keeps the
+    /// instruction.
+    fn finish(&mut self, info: &'static InstructionInfo) -> Result<(), Diagnostic> {
+        let is_type = info.class == "Type-Declaration" && info.has_result;
+        if is_type && self.words.len() >= 2 {
+            let id = self.words[1];
+            if self.types.contains_key(&id) {
+                return Err(self.result_error(format!("id {id} is already used to declare a type")));
+            }
+            let class = match info.opcode {
+                op::OpTypeInt => {
+                    if self.words.len() != 4 {
+                        return Err(self.result_error("OpTypeInt takes a width and a signedness"));
+                    }
+                    TypeClass::Int { width: self.words[2], signed: self.words[3] != 0 }
+                }
+                op::OpTypeFloat => {
+                    if self.words.len() != 3 && self.words.len() != 4 {
+                        return Err(self.result_error("OpTypeFloat takes a width and an optional encoding"));
+                    }
+                    TypeClass::Float { width: self.words[2], encoding: self.words.get(3).copied() }
+                }
+                _ => TypeClass::Other,
+            };
+            self.types.insert(id, class);
+        } else if info.has_result_type && self.words.len() >= 3 {
+            let (ty, value) = (self.words[1], self.words[2]);
+            if self.value_types.insert(value, ty).is_some() {
+                return Err(self.result_error(format!("id {value} is defined a second time")));
+            }
+        }
+        if self.words.len() > 0xffff {
+            return Err(
+                self.result_error(format!("instruction too long: {} words, the limit is 65535", self.words.len()))
+            );
+        }
+        self.words[0] = ((self.words.len() as u32) << 16) | info.opcode as u32;
+        self.out.extend_from_slice(&self.words);
+        Ok(())
+    }
+
+    fn result_error(&self, message: impl Into<String>) -> Diagnostic {
+        match self.result {
+            Some((n, p)) => self.error_at(p, n.len(), message),
+            None => self.error_here(message),
+        }
+    }
+
+    /// Pushes grammar operand specs (in text order) onto the stack.
+    fn push_specs(&mut self, specs: &'static [OperandSpec]) {
+        for s in specs.iter().rev() {
+            let e = match s.quantifier {
+                Quantifier::One => Expect::One { kind: s.kind, optional: false, name: s.name },
+                Quantifier::Optional => Expect::One { kind: s.kind, optional: true, name: s.name },
+                Quantifier::Variadic => match s.kind {
+                    // spirv-as reads `PairIdRefIdRef*` as any number of ids.
+                    OperandKind::PairIdRefIdRef => Expect::Repeat(OperandKind::IdRef),
+                    k if k.info().category == Category::Composite => Expect::RepeatPair(k),
+                    k => Expect::Repeat(k),
+                },
+            };
+            self.expected.push(e);
+        }
+    }
+
+    /// Assigns or looks up the number of an id name (without `%`).
+    fn id_word(&mut self, name: &'t str, pos: Position) -> Result<u32, Diagnostic> {
+        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+            return Err(self.error_at(
+                pos,
+                name.len() + 1,
+                format!("invalid id '%{name}': ids are '%' followed by letters, digits and '_'"),
+            ));
+        }
+        let id = self.ids.get(name);
+        self.ids.first_use.entry(id).or_insert((pos, name.len() + 1));
+        Ok(id)
+    }
+
+    fn operand(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {
+        if w.starts_with('!') {
+            self.immediate_word(w).map_err(OperandError::Hard)?;
+            self.alternate_pattern();
+            return Ok(());
+        }
+        let pos = self.cur.pos;
+        let hard = OperandError::Hard;
+        match kind.info().category {
+            Category::Id => {
+                let Some(name) = w.strip_prefix('%') else {
+                    return Err(hard(self.error_here(format!(
+                        "expected an id for {} operand of {}, found '{w}'",
+                        kind.name(),
+                        self.opname()
+                    ))));
+                };
+                let id = self.id_word(name, pos).map_err(hard)?;
+                if kind == OperandKind::IdResultType {
+                    self.result_type_id = id;
+                }
+                self.words.push(id);
+                let opcode = self.info.map_or(0, |i| i.opcode);
+                if self.words.len() == 4 && (opcode == op::OpExtInst || opcode == op::OpExtInstWithForwardRefsKHR) {
+                    match self.imports.get(&id) {
+                        Some(&set) => self.ext_set = Some(set),
+                        None => {
+                            return Err(hard(self.error_here(format!(
+                                "{w} is not the result of an OpExtInstImport (of a known instruction set)"
+                            ))))
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Category::Literal => self.literal(kind, optional, w),
+            Category::ValueEnum => {
+                // Any enumerant of the grammar is accepted whatever the
+                // version (as spirv-as does): the validator checks use.
+                let e = kind.enumerant_by_name(w).ok_or_else(|| hard(self.bad_enumerant(kind, w)))?;
+                self.words.push(e.value);
+                self.push_specs(e.parameters);
+                Ok(())
+            }
+            Category::BitEnum => {
+                let mut value = 0u32;
+                for part in w.split('|') {
+                    let e = kind.enumerant_by_name(part).ok_or_else(|| hard(self.bad_enumerant(kind, part)))?;
+                    value |= e.value;
+                }
+                self.words.push(value);
+                // Parameters follow in order of increasing bit.
+                let mut bits = value;
+                while bits != 0 {
+                    let bit = 1u32 << (31 - bits.leading_zeros());
+                    bits ^= bit;
+                    if let Some(e) = kind.enumerant(bit) {
+                        self.push_specs(e.parameters);
+                    }
+                }
+                Ok(())
+            }
+            Category::Composite => {
+                for &b in kind.info().bases.iter().rev() {
+                    self.expected.push(Expect::One { kind: b, optional: false, name: "" });
+                }
+                // The composite itself consumed no word: re-read this one.
+                let first = self.expected.pop().expect("pushed above");
+                if let Expect::One { kind, optional, .. } = first {
+                    return self.operand(kind, optional, w);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn bad_enumerant(&self, kind: OperandKind, w: &str) -> Diagnostic {
+        let info = kind.info();
+        let mut d = self.error_here(format!("'{w}' is not a {} for {}", info.name, self.opname()));
+        d.help = match nearest(w, info.enumerants.iter().map(|e| e.name)) {
+            Some(n) => Some(format!("did you mean '{n}'?")),
+            None if info.enumerants.len() <= 12 => Some(format!(
+                "valid {} values: {}",
+                info.name,
+                info.enumerants.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
+            )),
+            None => None,
+        };
+        d
+    }
+
+    fn number(&mut self, w: &str, ty: NumberType, optional: bool) -> Result<(), OperandError> {
+        match literal::encode_number(w, ty, &mut self.words) {
+            Ok(()) => Ok(()),
+            Err(NumberError::InvalidText(m)) if optional => Err(OperandError::NoMatch(self.error_here(m))),
+            Err(NumberError::InvalidText(m) | NumberError::InvalidUsage(m) | NumberError::Unsupported(m)) => {
+                Err(OperandError::Hard(self.error_here(m)))
+            }
+        }
+    }
+
+    fn literal(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {
+        let hard = OperandError::Hard;
+        let opcode = self.info.map_or(0, |i| i.opcode);
+        match kind {
+            OperandKind::LiteralString => {
+                if literal::looks_like_number(w) {
+                    return Err(hard(self.error_here(format!("expected a literal string, found the number '{w}'"))));
+                }
+                let Some(bytes) = literal::unescape_string(w) else {
+                    let d =
+                        self.error_here(format!("invalid literal string '{w}': strings are written in double quotes"));
+                    return Err(if optional { OperandError::NoMatch(d) } else { hard(d) });
+                };
+                if opcode == op::OpExtInstImport {
+                    let name = String::from_utf8_lossy(&bytes);
+                    let import = match grammar::ext_inst_set(&name) {
+                        Some(s) if s.known_to_spirv_tools => Import::Known(s),
+                        _ if name.starts_with("NonSemantic.") => Import::UnknownNonSemantic,
+                        _ => {
+                            return Err(hard(self.error_here(format!("unknown extended instruction set \"{name}\""))));
+                        }
+                    };
+                    if self.words.len() >= 2 && self.imports.insert(self.words[1], import).is_some() {
+                        return Err(hard(self.error_here("this id already names an imported instruction set")));
+                    }
+                }
+                literal::push_string_words(&bytes, &mut self.words);
+                Ok(())
+            }
+            OperandKind::LiteralFloat => self.number(w, NumberType::Float { width: 32, encoding: None }, optional),
+            OperandKind::LiteralContextDependentNumber => {
+                let ty = match self.types.get(&self.result_type_id) {
+                    Some(TypeClass::Int { width, signed }) => NumberType::Int { width: *width, signed: *signed },
+                    Some(TypeClass::Float { width, encoding }) => {
+                        NumberType::Float { width: *width, encoding: *encoding }
+                    }
+                    _ => {
+                        let msg =
+                            format!("the type of {} must be a scalar integer or floating-point type", self.opname());
+                        let mut d = self.error_here(msg);
+                        if self.poisoned.contains(&self.result_type_id) {
+                            d.severity = Severity::Warning; // follows from an earlier error
+                        }
+                        return Err(hard(d));
+                    }
+                };
+                self.number(w, ty, optional)
+            }
+            OperandKind::LiteralExtInstInteger => {
+                match self.ext_set {
+                    Some(Import::Known(set)) => {
+                        if let Some(ei) = set.instruction_by_name(w) {
+                            self.words.push(ei.opcode);
+                            self.push_specs(ei.operands);
+                            return Ok(());
+                        }
+                        if !set.non_semantic {
+                            let mut d = self.error_here(format!("'{w}' is not an instruction of {}", set.import_name));
+                            d.help = nearest(w, set.instructions.iter().map(|i| i.name))
+                                .map(|n| format!("did you mean '{n}'?"));
+                            return Err(hard(d));
+                        }
+                    }
+                    Some(Import::UnknownNonSemantic) => {}
+                    None => return Err(hard(self.error_here("OpExtInst without an imported set"))),
+                }
+                // Non-semantic sets: a number, then any number of ids.
+                match w.parse::<u32>() {
+                    Ok(n) if w.bytes().all(|c| c.is_ascii_digit()) => {
+                        self.words.push(n);
+                        self.expected.push(Expect::Repeat(OperandKind::IdRef));
+                        Ok(())
+                    }
+                    _ => Err(hard(self.error_here(format!(
+                        "'{w}' is not a known instruction of this non-semantic set, nor an instruction number"
+                    )))),
+                }
+            }
+            OperandKind::LiteralSpecConstantOpInteger => {
+                let embedded = grammar::instruction_by_name(&format!("Op{w}"))
+                    .filter(|i| i.has_result_type && i.has_result && i.available_in(self.version))
+                    .ok_or_else(|| {
+                        let mut d = self.error_here(format!("'{w}' is not an opcode usable in OpSpecConstantOp"));
+                        d.help = nearest(w, grammar::INSTRUCTIONS.iter().map(|i| &i.name[2..]))
+                            .map(|n| format!("did you mean '{n}'?"));
+                        hard(d)
+                    })?;
+                self.words.push(embedded.opcode as u32);
+                let ops = embedded.operands;
+                let skip = ops
+                    .iter()
+                    .take_while(|o| matches!(o.kind, OperandKind::IdResultType | OperandKind::IdResult))
+                    .count();
+                self.push_specs(&ops[skip..]);
+                Ok(())
+            }
+            _ => {
+                // LiteralInteger: an unsigned 32-bit number, except the case
+                // values of OpSwitch, which take the selector's type.
+                if opcode == op::OpSwitch && self.words.len() >= 3 {
+                    let selector = self.words[1];
+                    let ty = self.value_types.get(&selector).and_then(|t| self.types.get(t));
+                    return match ty {
+                        Some(&TypeClass::Int { width, signed }) => {
+                            self.number(w, NumberType::Int { width, signed }, optional)
+                        }
+                        _ => Err(hard(self.error_here(
+                            "the OpSwitch selector must be the result of an instruction of integer scalar type",
+                        ))),
+                    };
+                }
+                self.number(w, NumberType::Int { width: 32, signed: false }, optional)
+            }
+        }
+    }
+
+    /// `!<integer>`: one raw word.
+    fn immediate_word(&mut self, w: &str) -> Result<(), Diagnostic> {
+        match literal::parse_c_u32(&w[1..]) {
+            Some(v) => {
+                self.words.push(v);
+                Ok(())
+            }
+            None => {
+                Err(self.error_here(format!("invalid immediate integer '{w}': expected a 32-bit number after '!'")))
+            }
+        }
+    }
+
+    /// After `!<integer>`, the rest of the instruction is read without the
+    /// grammar (seed 000), except that a pending result id is still placed.
+    fn alternate_pattern(&mut self) {
+        let result_at =
+            self.expected.iter().rposition(|e| matches!(e, Expect::One { kind: OperandKind::IdResult, .. }));
+        match result_at {
+            Some(i) => {
+                let above = self.expected.len() - 1 - i;
+                self.expected.clear();
+                self.expected.push(Expect::AnyValue);
+                self.expected.push(Expect::One { kind: OperandKind::IdResult, optional: false, name: "" });
+                for _ in 0..above {
+                    self.expected.push(Expect::AnyValue);
+                }
+            }
+            None => {
+                self.expected.clear();
+                self.expected.push(Expect::AnyValue);
+            }
+        }
+    }
+
+    /// A word in alternate parsing mode: a number (32-bit), a string, an id
+    /// or another `!<integer>`.
+    fn any_value(&mut self, w: &'t str) -> Result<(), OperandError> {
+        if w.starts_with('!') {
+            self.immediate_word(w).map_err(OperandError::Hard)?;
+        } else if literal::encode_number(w, literal::inferred_type(w), &mut self.words).is_ok() {
+        } else if let Some(bytes) = (!literal::looks_like_number(w)).then(|| literal::unescape_string(w)).flatten() {
+            literal::push_string_words(&bytes, &mut self.words);
+        } else if let Some(name) = w.strip_prefix('%') {
+            let id = self.id_word(name, self.cur.pos).map_err(OperandError::Hard)?;
+            self.words.push(id);
+        } else {
+            return Err(OperandError::Hard(self.error_here(format!(
+                "invalid word '{w}' after !<integer>: expected a number, a string, an id or !<integer>"
+            ))));
+        }
+        if self.expected.is_empty() {
+            self.expected.push(Expect::AnyValue);
+        }
+        Ok(())
+    }
+
+    /// An instruction written as `!<integer>` words: emitted as written.
+    fn immediate_instruction(&mut self) -> Result<(), Diagnostic> {
+        let (w, next) = self.cur.word();
+        self.immediate_word(w)?;
+        self.cur.pos = next;
+        loop {
+            if !self.cur.advance() || self.cur.is_start_of_new_inst() {
+                break;
+            }
+            let (w, next) = self.cur.word();
+            if w == "=" {
+                return Err(self.error_here("'=' cannot follow an instruction written with !<integer>"));
+            }
+            self.expected.clear();
+            match self.any_value(w) {
+                Ok(()) => {}
+                Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
+            }
+            self.cur.pos = next;
+        }
+        self.out.extend_from_slice(&self.words);
+        Ok(())
+    }
+
+    /// `OpUnknown(opcode, word count)` followed by its operands.
+    fn unknown_instruction(&mut self) -> Result<(), Diagnostic> {
+        let expect_char = |s: &mut Self, c: u8, what: &str| -> Result<(), Diagnostic> {
+            if !s.cur.advance() {
+                return Err(s.error_here(format!("expected '{}' {what}, found the end", c as char)));
+            }
+            if s.cur.peek() != c {
+                return Err(s.error_here(format!("expected '{}' {what}", c as char)));
+            }
+            s.cur.pos.index += 1;
+            s.cur.pos.column += 1;
+            Ok(())
+        };
+        let number = |s: &mut Self, what: &str| -> Result<u32, Diagnostic> {
+            if !s.cur.advance() {
+                return Err(s.error_here(format!("expected the {what}, found the end")));
+            }
+            let (w, next) = s.cur.word();
+            let v = literal::parse_c_u32(w)
+                .filter(|&v| v <= 0xffff)
+                .ok_or_else(|| s.error_here(format!("invalid {what} '{w}': expected a 16-bit number")))?;
+            s.cur.pos = next;
+            Ok(v)
+        };
+        expect_char(self, b'(', "after OpUnknown")?;
+        let opcode = number(self, "opcode")?;
+        expect_char(self, b',', "after the opcode")?;
+        let count = number(self, "word count")?;
+        if count == 0 {
+            return Err(self.error_here("the word count (which includes the opcode word) must be at least 1"));
+        }
+        expect_char(self, b')', "after the word count")?;
+        self.words.push((count << 16) | opcode);
+        for i in 1..count {
+            let left = count - i;
+            if !self.cur.advance() {
+                return Err(self.error_here(format!("expected {left} more operands, found the end")));
+            }
+            if self.cur.is_start_of_new_inst() {
+                return Err(self.error_here(format!("expected {left} more operands, found the next instruction")));
+            }
+            let (w, next) = self.cur.word();
+            self.expected.clear();
+            match self.any_value(w) {
+                Ok(()) => {}
+                Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
+            }
+            self.cur.pos = next;
+        }
+        self.out.extend_from_slice(&self.words);
+        Ok(())
+    }
+
+    /// Warnings for ids that are used but never defined.
+    fn check_definitions(&mut self) {
+        let mut undefined: Vec<(Position, usize, u32)> = self
+            .ids
+            .first_use
+            .iter()
+            .filter(|(id, _)| !self.ids.defined.contains(id))
+            .map(|(&id, &(p, len))| (p, len, id))
+            .collect();
+        undefined.sort_by_key(|(p, _, _)| p.index);
+        for (p, len, _) in undefined.into_iter().take(20) {
+            let name = &self.text[p.index..p.index + len];
+            let mut d = self.error_at(p, len, format!("{name} is used but never defined"));
+            d.severity = Severity::Warning;
+            self.diags.items.push(d);
+        }
+    }
+}

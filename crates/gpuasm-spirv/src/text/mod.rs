@@ -1,0 +1,14 @@
+//! SPIR-V assembly text: the assembler (text → binary) and its diagnostics.
+//!
+//! [`assemble`] is the inverse of [`crate::dis::disassemble`]: for every
+//! module, disassembling and assembling again gives back the same words
+//! (apart from the generator word, and the bound, which becomes the largest
+//! id + 1).
+
+mod assemble;
+mod cursor;
+pub mod diagnostic;
+pub mod literal;
+
+pub use assemble::{assemble, assemble_with_warnings, AsmOptions, Assembled};
+pub use diagnostic::{Diagnostic, Diagnostics, Severity};
