@@ -533,6 +533,9 @@ impl<'w> InstructionParser<'w> {
                 }
                 OperandKind::LiteralExtInstInteger => {
                     number = NumberKind::Unsigned(32);
+                    // The extended instruction's operands replace OpExtInst's
+                    // trailing `IdRef*`: extra words are an error, as in spirv-dis.
+                    self.expected.clear();
                     match st.ext_set {
                         Some(ExtSet::Known(set)) => match set.instruction(word) {
                             Some(ei) => self.push_specs(ei.operands, false),
@@ -551,6 +554,7 @@ impl<'w> InstructionParser<'w> {
                 OperandKind::LiteralSpecConstantOpInteger => {
                     let embedded = u16::try_from(word)
                         .ok()
+                        .filter(|&op| grammar::spec_constant_op_allowed(op))
                         .and_then(grammar::instruction)
                         .ok_or_else(|| BinaryError::new(K::UnknownSpecConstantOp { opcode: word }, at))?;
                     let ops = embedded.operands;

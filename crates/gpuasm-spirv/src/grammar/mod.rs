@@ -164,7 +164,24 @@ impl OperandKind {
 
     /// Looks up an enumerant by its name or one of its aliases.
     pub fn enumerant_by_name(self, name: &str) -> Option<&'static Enumerant> {
-        self.info().enumerants.iter().find(|e| e.name == name || e.aliases.contains(&name))
+        type Map = rustc_hash::FxHashMap<&'static str, &'static Enumerant>;
+        static MAPS: std::sync::OnceLock<Vec<Map>> = std::sync::OnceLock::new();
+        let maps = MAPS.get_or_init(|| {
+            KINDS
+                .iter()
+                .map(|info| {
+                    let mut m = Map::default();
+                    for e in info.enumerants {
+                        m.entry(e.name).or_insert(e);
+                        for a in e.aliases {
+                            m.entry(*a).or_insert(e);
+                        }
+                    }
+                    m
+                })
+                .collect()
+        });
+        maps[self as usize].get(name).copied()
     }
 }
 
@@ -217,7 +234,9 @@ impl Enumerant {
 
 /// Looks up a core instruction by name (with `Op` prefix) or alias.
 pub fn instruction_by_name(name: &str) -> Option<&'static InstructionInfo> {
-    OPCODE_NAMES.binary_search_by_key(&name, |&(n, _)| n).ok().map(|i| &INSTRUCTIONS[OPCODE_NAMES[i].1 as usize])
+    static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, u16>> = std::sync::OnceLock::new();
+    let map = MAP.get_or_init(|| OPCODE_NAMES.iter().copied().collect());
+    map.get(name).map(|&i| &INSTRUCTIONS[i as usize])
 }
 
 /// Finds the extended instruction set an `OpExtInstImport` string selects.
@@ -245,6 +264,79 @@ impl ExtInstSet {
     }
 }
 
+/// The opcodes OpSpecConstantOp may name (SPIR-V spec 3.32.7, "Opcode must
+/// be one of the following opcodes", with those allowed under Shader and
+/// Kernel), plus the cooperative-matrix length queries SPIRV-Tools accepts.
+/// The JSON grammar does not carry this list; names resolve through it.
+pub const SPEC_CONSTANT_OP_OPCODES: &[&str] = &[
+    "OpSConvert",
+    "OpFConvert",
+    "OpConvertFToS",
+    "OpConvertSToF",
+    "OpConvertFToU",
+    "OpConvertUToF",
+    "OpUConvert",
+    "OpConvertPtrToU",
+    "OpConvertUToPtr",
+    "OpGenericCastToPtr",
+    "OpPtrCastToGeneric",
+    "OpBitcast",
+    "OpQuantizeToF16",
+    "OpSNegate",
+    "OpNot",
+    "OpIAdd",
+    "OpISub",
+    "OpIMul",
+    "OpUDiv",
+    "OpSDiv",
+    "OpUMod",
+    "OpSRem",
+    "OpSMod",
+    "OpShiftRightLogical",
+    "OpShiftRightArithmetic",
+    "OpShiftLeftLogical",
+    "OpBitwiseOr",
+    "OpBitwiseAnd",
+    "OpBitwiseXor",
+    "OpFNegate",
+    "OpFAdd",
+    "OpFSub",
+    "OpFMul",
+    "OpFDiv",
+    "OpFRem",
+    "OpFMod",
+    "OpVectorShuffle",
+    "OpCompositeExtract",
+    "OpCompositeInsert",
+    "OpLogicalOr",
+    "OpLogicalAnd",
+    "OpLogicalNot",
+    "OpLogicalEqual",
+    "OpLogicalNotEqual",
+    "OpSelect",
+    "OpIEqual",
+    "OpINotEqual",
+    "OpULessThan",
+    "OpSLessThan",
+    "OpUGreaterThan",
+    "OpSGreaterThan",
+    "OpULessThanEqual",
+    "OpSLessThanEqual",
+    "OpUGreaterThanEqual",
+    "OpSGreaterThanEqual",
+    "OpAccessChain",
+    "OpInBoundsAccessChain",
+    "OpPtrAccessChain",
+    "OpInBoundsPtrAccessChain",
+    "OpCooperativeMatrixLengthNV",
+    "OpCooperativeMatrixLengthKHR",
+];
+
+/// Whether OpSpecConstantOp may name this opcode.
+pub fn spec_constant_op_allowed(opcode: u16) -> bool {
+    instruction(opcode).is_some_and(|i| SPEC_CONSTANT_OP_OPCODES.contains(&i.name))
+}
+
 /// The registered name of a generator tool id, as spirv-dis prints it.
 pub fn generator_name(tool: u16) -> Option<&'static str> {
     GENERATORS.binary_search_by_key(&tool, |&(t, _)| t).ok().map(|i| GENERATORS[i].1)
@@ -267,6 +359,15 @@ mod tests {
         assert_eq!(glsl.instruction(31).unwrap().name, "Sqrt");
         assert!(ext_inst_set("NonSemantic.ClspvReflection.6").is_some());
         assert_eq!(generator_name(8), Some("Khronos Glslang Reference Front End"));
+    }
+
+    #[test]
+    fn spec_constant_op_names_are_in_the_grammar() {
+        for name in SPEC_CONSTANT_OP_OPCODES {
+            let i = instruction_by_name(name).unwrap_or_else(|| panic!("{name}"));
+            assert!(i.has_result_type && i.has_result, "{name}");
+        }
+        assert_eq!(SPEC_CONSTANT_OP_OPCODES.len(), 61);
     }
 
     #[test]

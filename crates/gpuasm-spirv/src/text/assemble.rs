@@ -238,6 +238,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
     }
 
     fn run(&mut self) {
+        if self.text.is_empty() {
+            // spirv-as refuses an empty text (but not one of only comments).
+            let d = self.error_at(Position::default(), 0, "the text is empty: there is nothing to assemble");
+            self.diags.items.push(d);
+            return;
+        }
         self.cur.advance();
         while self.cur.has_text() {
             if let Err(d) = self.instruction() {
@@ -482,9 +488,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
             };
             self.types.insert(id, class);
         } else if info.has_result_type && self.words.len() >= 3 {
+            // spirv-as accepts a value defined twice (the validator rejects
+            // it). Only integer-typed values are ever looked up again
+            // (OpSwitch selectors), and the first definition's type stays.
             let (ty, value) = (self.words[1], self.words[2]);
-            if self.value_types.insert(value, ty).is_some() {
-                return Err(self.result_error(format!("id {value} is defined a second time")));
+            if matches!(self.types.get(&ty), Some(TypeClass::Int { .. })) {
+                self.value_types.entry(value).or_insert(ty);
             }
         }
         if self.words.len() > 0xffff {
@@ -685,6 +694,9 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 self.number(w, ty, optional)
             }
             OperandKind::LiteralExtInstInteger => {
+                // The extended instruction's operands replace OpExtInst's
+                // trailing `IdRef*` (spirv-as rejects extra operands).
+                self.expected.clear();
                 match self.ext_set {
                     Some(Import::Known(set)) => {
                         if let Some(ei) = set.instruction_by_name(w) {
@@ -716,10 +728,10 @@ impl<'t, 'o> Assembler<'t, 'o> {
             }
             OperandKind::LiteralSpecConstantOpInteger => {
                 let embedded = grammar::instruction_by_name(&format!("Op{w}"))
-                    .filter(|i| i.has_result_type && i.has_result && i.available_in(self.version))
+                    .filter(|i| grammar::spec_constant_op_allowed(i.opcode) && i.available_in(self.version))
                     .ok_or_else(|| {
                         let mut d = self.error_here(format!("'{w}' is not an opcode usable in OpSpecConstantOp"));
-                        d.help = nearest(w, grammar::INSTRUCTIONS.iter().map(|i| &i.name[2..]))
+                        d.help = nearest(w, grammar::SPEC_CONSTANT_OP_OPCODES.iter().map(|n| &n[2..]))
                             .map(|n| format!("did you mean '{n}'?"));
                         hard(d)
                     })?;
