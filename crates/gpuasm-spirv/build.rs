@@ -300,7 +300,7 @@ fn main() {
             && i.opname != "OpExtInstImport";
         writeln!(
             out,
-            "    InstructionInfo {{ name: {:?}, opcode: {}, class: {:?}, operands: {}, capabilities: {}, extensions: &{:?}, version: {}, last_version: {}, aliases: &{:?}, provisional: {}, has_result_type: {has_type}, has_result: {has_result}, fast_prefix: {fast_prefix}, fast_tail: {fast_tail}, string_tail: {string_tail} }},",
+            "    InstructionInfo {{ name: {:?}, opcode: {}, class: {:?}, operands: {}, capabilities: {}, extensions: &{:?}, version: {}, last_version: {}, aliases: &{:?}, provisional: {}, has_result_type: {has_type}, has_result: {has_result}, declares_type: {}, fast_prefix: {fast_prefix}, fast_tail: {fast_tail}, string_tail: {string_tail} }},",
             i.opname,
             i.opcode,
             i.class,
@@ -310,7 +310,8 @@ fn main() {
             version_lit(i.version.as_deref()),
             version_lit(i.last_version.as_deref()),
             i.aliases,
-            i.provisional
+            i.provisional,
+            i.class == "Type-Declaration" && has_result
         )
         .unwrap();
     }

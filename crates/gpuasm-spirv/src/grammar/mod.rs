@@ -104,6 +104,9 @@ pub struct InstructionInfo {
     pub provisional: bool,
     pub has_result_type: bool,
     pub has_result: bool,
+    /// Declares a type (class Type-Declaration, with a result): SPIRV-Tools'
+    /// `spvOpcodeGeneratesType`.
+    pub declares_type: bool,
     /// How many leading operands are one word each (ids, one-word integers,
     /// enumerants) and appear exactly once: the reader takes them on a fast
     /// path (enumerants with parameters divert it to the general one).

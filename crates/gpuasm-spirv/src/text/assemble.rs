@@ -13,6 +13,7 @@ use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
 use super::literal::{self, NumberError, NumberType};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 use crate::target_env::TargetEnv;
+use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Assembler switches, one per spirv-as option (plus ours).
@@ -77,10 +78,8 @@ pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assemb
         return Err(a.diags);
     }
     a.check_definitions();
-    let version = options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text));
-    let mut words = Vec::with_capacity(5 + a.out.len());
-    words.extend_from_slice(&[crate::binary::MAGIC, version.word(), options.generator, a.ids.bound, 0]);
-    words.extend_from_slice(&a.out);
+    let mut words = std::mem::take(&mut a.out);
+    words[..5].copy_from_slice(&[crate::binary::MAGIC, a.version.word(), options.generator, a.ids.bound, 0]);
     Ok(Assembled { words, warnings: a.diags })
 }
 
@@ -108,6 +107,17 @@ fn version_from_comment(text: &str) -> grammar::Version {
     }
     grammar::Version(1, 6)
 }
+
+/// Bytes allowed in an id name: letters, digits, `_` (seed 000).
+static ID_CHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = (c as u8).is_ascii_alphanumeric() || c == b'_' as usize;
+        c += 1;
+    }
+    t
+};
 
 /// What the assembler knows of a type id, for literal widths.
 #[derive(Copy, Clone, Debug)]
@@ -144,18 +154,85 @@ enum OperandError {
     NoMatch(Diagnostic),
 }
 
+/// Id names to numbers. Names are kept as ranges of the text (the first
+/// occurrence, which is also where the id is first used), so the table costs
+/// 12 bytes an id and allocates nothing per name.
 struct Ids<'t> {
-    named: FxHashMap<&'t str, u32>,
+    text: &'t str,
+    names: HashTable<(u32, u32, u32)>,
     next: u32,
     bound: u32,
     preserve: FxHashSet<u32>,
-    /// First use of each id, for the "used but never defined" warning.
-    first_use: FxHashMap<u32, (Position, usize)>,
-    defined: FxHashSet<u32>,
+    /// Ids given a result, as a bitset (dense: ids are assigned in order).
+    defined: Vec<u64>,
+    defined_sparse: FxHashSet<u32>,
+    /// Names that are canonical decimal numbers below the cap, by value: the
+    /// common case in disassembled text, kept out of the hash table.
+    /// Entries are (id, byte where the name first appears); id 0 = none.
+    numeric: Vec<(u32, u32)>,
+    numeric_cap: usize,
+}
+
+#[inline]
+fn hash_name(name: &str) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(name.as_bytes())
+}
+
+/// Checks an id name's characters; returns its value if it is a canonical
+/// decimal number below `cap` ("17", not "017").
+#[inline]
+fn scan_id_name(name: &str, cap: usize) -> Option<Option<usize>> {
+    let b = name.as_bytes();
+    if b.is_empty() || !b.iter().all(|&c| ID_CHAR[c as usize]) {
+        return None;
+    }
+    let mut small = None;
+    if b[0].is_ascii_digit() && b.len() <= 9 && !(b[0] == b'0' && b.len() > 1) {
+        let mut v = 0usize;
+        let mut ok = true;
+        for &c in b {
+            if !c.is_ascii_digit() {
+                ok = false;
+                break;
+            }
+            v = v * 10 + (c - b'0') as usize;
+        }
+        if ok && v < cap {
+            small = Some(v);
+        }
+    }
+    Some(small)
 }
 
 impl<'t> Ids<'t> {
-    fn get(&mut self, name: &'t str) -> u32 {
+    fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
+        Ids {
+            text,
+            names: HashTable::with_capacity(text.len() / 64),
+            next: 1,
+            bound: 1,
+            preserve,
+            defined: Vec::new(),
+            defined_sparse: FxHashSet::default(),
+            numeric: Vec::new(),
+            numeric_cap: text.len() / 2 + 16,
+        }
+    }
+
+    fn name(&self, &(start, len, _): &(u32, u32, u32)) -> &'t str {
+        &self.text[start as usize..(start + len) as usize]
+    }
+
+    /// The number of the id `name`, which stands at byte `at` of the text.
+    fn get(&mut self, name: &'t str, at: usize) -> u32 {
+        let small = scan_id_name(name, self.numeric_cap).flatten();
+        self.get_scanned(name, at, small)
+    }
+
+    /// [`Ids::get`] for a name already scanned by [`scan_id_name`].
+    #[inline]
+    fn get_scanned(&mut self, name: &'t str, at: usize, small: Option<usize>) -> u32 {
         if !self.preserve.is_empty() {
             if let Some(n) = literal::parse_c_u32(name) {
                 if self.preserve.contains(&n) {
@@ -164,18 +241,68 @@ impl<'t> Ids<'t> {
                 }
             }
         }
-        if let Some(&id) = self.named.get(name) {
-            return id;
+        if let Some(v) = small {
+            if let Some(&(id, _)) = self.numeric.get(v) {
+                if id != 0 {
+                    return id;
+                }
+            }
         }
+        let hash = if small.is_none() {
+            let hash = hash_name(name);
+            let text = self.text;
+            if let Some(&(_, _, id)) =
+                self.names.find(hash, |&(s, l, _)| &text.as_bytes()[s as usize..(s + l) as usize] == name.as_bytes())
+            {
+                return id;
+            }
+            hash
+        } else {
+            0
+        };
         let mut id = self.next;
         self.next += 1;
         while self.preserve.contains(&id) {
             id = self.next;
             self.next += 1;
         }
-        self.named.insert(name, id);
+        match small {
+            Some(v) => {
+                if v >= self.numeric.len() {
+                    self.numeric.resize((v + 1).max(self.numeric.len() * 2).min(self.numeric_cap), (0, 0));
+                }
+                self.numeric[v] = (id, at as u32);
+            }
+            None => {
+                let text = self.text;
+                self.names.insert_unique(hash, (at as u32, name.len() as u32, id), |e| {
+                    hash_name(&text[e.0 as usize..(e.0 + e.1) as usize])
+                });
+            }
+        }
         self.bound = self.bound.max(id + 1);
         id
+    }
+
+    fn define(&mut self, id: u32) {
+        let i = id as usize;
+        if i < 1 << 24 {
+            if i / 64 >= self.defined.len() {
+                self.defined.resize(i / 64 + 1, 0);
+            }
+            self.defined[i / 64] |= 1 << (i % 64);
+        } else {
+            self.defined_sparse.insert(id);
+        }
+    }
+
+    fn is_defined(&self, id: u32) -> bool {
+        let i = id as usize;
+        if i < 1 << 24 {
+            self.defined.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        } else {
+            self.defined_sparse.contains(&id)
+        }
     }
 }
 
@@ -210,19 +337,17 @@ impl<'t, 'o> Assembler<'t, 'o> {
             version: options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text)),
             cur: Cursor::new(text),
             options,
-            ids: Ids {
-                named: FxHashMap::default(),
-                next: 1,
-                bound: 1,
-                preserve,
-                first_use: FxHashMap::default(),
-                defined: FxHashSet::default(),
-            },
+            ids: Ids::new(text, preserve),
             types: FxHashMap::default(),
             value_types: FxHashMap::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),
-            out: Vec::with_capacity(text.len() / 4),
+            // Room for the header; text is about 12 bytes a word.
+            out: {
+                let mut v = Vec::with_capacity(5 + text.len() / 10);
+                v.resize(5, 0);
+                v
+            },
             diags: Diagnostics::default(),
             words: Vec::with_capacity(16),
             expected: Vec::with_capacity(16),
@@ -234,7 +359,10 @@ impl<'t, 'o> Assembler<'t, 'o> {
     }
 
     fn numeric_ids(&self) -> FxHashSet<u32> {
-        self.ids.named.keys().filter_map(|n| literal::parse_c_u32(n)).collect()
+        let ids = &self.ids;
+        let hashed = ids.names.iter().filter_map(|e| literal::parse_c_u32(ids.name(e)));
+        let direct = ids.numeric.iter().enumerate().filter(|(_, e)| e.0 != 0).map(|(v, _)| v as u32);
+        hashed.chain(direct).collect()
     }
 
     fn run(&mut self) {
@@ -247,8 +375,8 @@ impl<'t, 'o> Assembler<'t, 'o> {
         self.cur.advance();
         while self.cur.has_text() {
             if let Err(d) = self.instruction() {
-                if let Some((name, _)) = self.result {
-                    let id = self.ids.get(name);
+                if let Some((name, pos)) = self.result {
+                    let id = self.ids.get(&name[1..], pos.index + 1);
                     self.poisoned.insert(id);
                 }
                 self.diags.items.push(d);
@@ -272,8 +400,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             let (_, next) = self.cur.word();
             if next.index == self.cur.pos.index {
                 // A lone delimiter: step over it.
-                self.cur.pos.index += 1;
-                self.cur.pos.column += 1;
+                self.cur.bump();
             } else {
                 self.cur.pos = next;
             }
@@ -284,10 +411,11 @@ impl<'t, 'o> Assembler<'t, 'o> {
     }
 
     fn error_at(&self, pos: Position, len: usize, message: impl Into<String>) -> Diagnostic {
+        let (line, column) = Cursor::line_col(self.text, pos.index);
         Diagnostic {
             severity: Severity::Error,
-            line: pos.line + 1,
-            column: pos.column + 1,
+            line: line + 1,
+            column: column + 1,
             span: pos.index..pos.index + len,
             message: message.into(),
             help: None,
@@ -415,7 +543,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             if kind == OperandKind::IdResult {
                 if let Some((name, pos)) = self.result {
                     let id = self.id_word(&name[1..], pos)?;
-                    self.ids.defined.insert(id);
+                    self.ids.define(id);
                     self.words.push(id);
                     continue;
                 }
@@ -426,13 +554,13 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 }
                 return Err(self.missing_operand(kind, name, "the end of the text"));
             }
-            if self.cur.is_start_of_new_inst() {
+            let (w, next) = self.cur.word();
+            if self.cur.word_starts_instruction(w, next) {
                 if optional {
                     break;
                 }
                 return Err(self.missing_operand(kind, name, "the next instruction"));
             }
-            let (w, next) = self.cur.word();
             let r = if matches!(exp, Expect::AnyValue) { self.any_value(w) } else { self.operand(kind, optional, w) };
             match r {
                 Ok(()) => self.cur.pos = next,
@@ -454,9 +582,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
         // Point at the instruction when the text ended.
         if found == "the end of the text" {
             if let Some((n, p)) = self.result {
-                d.span = p.index..p.index + n.len();
-                d.line = p.line + 1;
-                d.column = p.column + 1;
+                d = Diagnostic { help: d.help, ..self.error_at(p, n.len(), d.message) };
             }
         }
         d
@@ -465,7 +591,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
     /// Records types and value types, sets the word count, and keeps the
     /// instruction.
     fn finish(&mut self, info: &'static InstructionInfo) -> Result<(), Diagnostic> {
-        let is_type = info.class == "Type-Declaration" && info.has_result;
+        let is_type = info.declares_type;
         if is_type && self.words.len() >= 2 {
             let id = self.words[1];
             if self.types.contains_key(&id) {
@@ -532,16 +658,14 @@ impl<'t, 'o> Assembler<'t, 'o> {
 
     /// Assigns or looks up the number of an id name (without `%`).
     fn id_word(&mut self, name: &'t str, pos: Position) -> Result<u32, Diagnostic> {
-        if name.is_empty() || !name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        let Some(small) = scan_id_name(name, self.ids.numeric_cap) else {
             return Err(self.error_at(
                 pos,
                 name.len() + 1,
                 format!("invalid id '%{name}': ids are '%' followed by letters, digits and '_'"),
             ));
-        }
-        let id = self.ids.get(name);
-        self.ids.first_use.entry(id).or_insert((pos, name.len() + 1));
-        Ok(id)
+        };
+        Ok(self.ids.get_scanned(name, pos.index + 1, small))
     }
 
     fn operand(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {
@@ -854,8 +978,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             if s.cur.peek() != c {
                 return Err(s.error_here(format!("expected '{}' {what}", c as char)));
             }
-            s.cur.pos.index += 1;
-            s.cur.pos.column += 1;
+            s.cur.bump();
             Ok(())
         };
         let number = |s: &mut Self, what: &str| -> Result<u32, Diagnostic> {
@@ -900,17 +1023,23 @@ impl<'t, 'o> Assembler<'t, 'o> {
 
     /// Warnings for ids that are used but never defined.
     fn check_definitions(&mut self) {
-        let mut undefined: Vec<(Position, usize, u32)> = self
-            .ids
-            .first_use
+        let ids = &self.ids;
+        let hashed = ids.names.iter().map(|&(start, len, id)| (start, len, id));
+        let direct = ids
+            .numeric
             .iter()
-            .filter(|(id, _)| !self.ids.defined.contains(id))
-            .map(|(&id, &(p, len))| (p, len, id))
-            .collect();
-        undefined.sort_by_key(|(p, _, _)| p.index);
-        for (p, len, _) in undefined.into_iter().take(20) {
-            let name = &self.text[p.index..p.index + len];
-            let mut d = self.error_at(p, len, format!("{name} is used but never defined"));
+            .enumerate()
+            .filter(|(_, e)| e.0 != 0)
+            .map(|(v, &(id, at))| (at, itoa::Buffer::new().format(v).len() as u32, id));
+        let mut undefined: Vec<(u32, u32)> =
+            hashed.chain(direct).filter(|&(_, _, id)| !ids.is_defined(id)).map(|(s, l, _)| (s, l)).collect();
+        undefined.sort_unstable();
+        for (start, len) in undefined.into_iter().take(20) {
+            // The name's first occurrence; its '%' is one byte before.
+            let at = start as usize - 1;
+            let name = &self.text[at..at + len as usize + 1];
+            let mut d =
+                self.error_at(Position { index: at }, len as usize + 1, format!("{name} is used but never defined"));
             d.severity = Severity::Warning;
             self.diags.items.push(d);
         }
