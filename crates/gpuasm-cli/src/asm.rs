@@ -1,12 +1,11 @@
 //! `gpuasm as`: SPIR-V assembly text to a binary, with spirv-as's options.
 
-use crate::io::{read_input, write_atomically, Output};
+use crate::io::{read_input, write_words, Output};
 use anyhow::{bail, Result};
 use clap::Args;
 use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
 use gpuasm_spirv::text::{assemble_with_warnings, AsmOptions};
 use gpuasm_spirv::TargetEnv;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -67,11 +66,7 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
             if !args.no_warnings && !assembled.warnings.items.is_empty() {
                 eprint!("{}", assembled.warnings.render(&name, &text));
             }
-            let bytes: Vec<u8> = assembled.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-            match output {
-                Output::Stdout => std::io::stdout().lock().write_all(&bytes)?,
-                Output::File(path) => write_atomically(&path, &bytes)?,
-            }
+            write_words(&output, &assembled.words)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(diags) => {

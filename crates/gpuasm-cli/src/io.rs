@@ -45,6 +45,26 @@ impl Output {
 /// Writes `bytes` to a file through a temporary file in the same folder and a
 /// rename, so a failed run never leaves a partial or clobbered file.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomically_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes SPIR-V words, little-endian, to standard output or a file.
+pub fn write_words(output: &Output, words: &[u32]) -> Result<()> {
+    let emit = |w: &mut dyn Write| -> std::io::Result<()> {
+        let mut buf = std::io::BufWriter::with_capacity(1 << 16, w);
+        for word in words {
+            buf.write_all(&word.to_le_bytes())?;
+        }
+        buf.flush()
+    };
+    match output {
+        Output::Stdout => emit(&mut std::io::stdout().lock()).context("cannot write standard output"),
+        Output::File(path) => write_atomically_with(path, emit),
+    }
+}
+
+/// [`write_atomically`] with the content produced by `fill`.
+pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -59,7 +79,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
         .permissions(permissions)
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes).with_context(|| format!("cannot write {}", path.display()))?;
+    fill(tmp.as_file_mut()).with_context(|| format!("cannot write {}", path.display()))?;
     // The rename is atomic for readers; no fsync (spirv-as/dis do not
     // either, and it would dominate the run time).
     tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;

@@ -95,3 +95,55 @@ fn color_only_when_asked_and_only_on_stdout() {
     gpuasm().args(["dis", "--color"]).arg(corpus_module()).arg("-o").arg(&target).output().unwrap();
     assert!(!std::fs::read(&target).unwrap().windows(2).any(|w| w == b"\x1b["));
 }
+
+#[test]
+fn as_writes_out_spv_by_default_and_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n";
+    std::fs::write(dir.path().join("a.spvasm"), text).unwrap();
+    let out = gpuasm().current_dir(dir.path()).args(["as", "a.spvasm"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(dir.path().join("out.spv")).unwrap();
+    assert_eq!(&bytes[..4], &0x0723_0203u32.to_le_bytes());
+    let dis = gpuasm().args(["dis", "--no-header", "--raw-id"]).arg(dir.path().join("out.spv")).output().unwrap();
+    assert_eq!(
+        String::from_utf8(dis.stdout).unwrap(),
+        "               OpCapability Shader\n               OpMemoryModel Logical GLSL450\n          %1 = OpTypeVoid\n"
+    );
+}
+
+#[test]
+fn as_errors_point_at_the_token_and_keep_old_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("old.spv");
+    std::fs::write(&target, b"keep me").unwrap();
+    let src = dir.path().join("bad.spvasm");
+    std::fs::write(&src, "OpCapability Shader\n%x = OpTypeIntt 32 1\n%p = OpTypePointer Fuction %x\n").unwrap();
+    let out = gpuasm().arg("as").arg(&src).arg("-o").arg(&target).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    // Both independent errors, each with file:line:col, the line and a caret.
+    assert!(err.contains("bad.spvasm:2:6: error: unknown opcode 'OpTypeIntt'"), "{err}");
+    assert!(err.contains("did you mean 'OpTypeInt'?"), "{err}");
+    assert!(err.contains("bad.spvasm:3:20: error: 'Fuction' is not a StorageClass"), "{err}");
+    assert!(err.contains("did you mean 'Function'?"), "{err}");
+    assert!(err.contains(" 2 | %x = OpTypeIntt 32 1\n   |      ^~~~~~~~~~\n"), "{err}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
+}
+
+#[test]
+fn as_stdin_to_stdout_and_target_env() {
+    let mut child = gpuasm()
+        .args(["as", "--target-env", "vulkan1.1", "-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"OpCapability Shader\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(&out.stdout[4..8], &0x0001_0300u32.to_le_bytes(), "vulkan1.1 is SPIR-V 1.3");
+    let bad = gpuasm().args(["as", "--target-env", "vulkan1.2spv1.5", "-"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("valid values"));
+}

@@ -168,8 +168,8 @@ struct Ids<'t> {
     defined_sparse: FxHashSet<u32>,
     /// Names that are canonical decimal numbers below the cap, by value: the
     /// common case in disassembled text, kept out of the hash table.
-    /// Entries are (id, byte where the name first appears); id 0 = none.
-    numeric: Vec<(u32, u32)>,
+    /// Entries are ids; 0 = none.
+    numeric: Vec<u32>,
     numeric_cap: usize,
 }
 
@@ -177,6 +177,21 @@ struct Ids<'t> {
 fn hash_name(name: &str) -> u64 {
     use std::hash::BuildHasher;
     std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(name.as_bytes())
+}
+
+/// The first place `name` (with its `%`) stands as a whole word.
+fn find_id_use(text: &str, name: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(p) = memchr::memmem::find(&b[from..], name.as_bytes()) {
+        let at = from + p;
+        let end = at + name.len();
+        if end == b.len() || !ID_CHAR[b[end] as usize] {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Checks an id name's characters; returns its value if it is a canonical
@@ -209,7 +224,9 @@ impl<'t> Ids<'t> {
     fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
         Ids {
             text,
-            names: HashTable::with_capacity(text.len() / 64),
+            // About one new name per 40 bytes of disassembled text; sizing up
+            // front avoids holding two tables while one grows.
+            names: HashTable::with_capacity(text.len() / 40),
             next: 1,
             bound: 1,
             preserve,
@@ -242,7 +259,7 @@ impl<'t> Ids<'t> {
             }
         }
         if let Some(v) = small {
-            if let Some(&(id, _)) = self.numeric.get(v) {
+            if let Some(&id) = self.numeric.get(v) {
                 if id != 0 {
                     return id;
                 }
@@ -269,9 +286,9 @@ impl<'t> Ids<'t> {
         match small {
             Some(v) => {
                 if v >= self.numeric.len() {
-                    self.numeric.resize((v + 1).max(self.numeric.len() * 2).min(self.numeric_cap), (0, 0));
+                    self.numeric.resize((v + 1).max(self.numeric.len() * 3 / 2).min(self.numeric_cap), 0);
                 }
-                self.numeric[v] = (id, at as u32);
+                self.numeric[v] = id;
             }
             None => {
                 let text = self.text;
@@ -326,6 +343,8 @@ struct Assembler<'t, 'o> {
     expected: Vec<Expect>,
     info: Option<&'static InstructionInfo>,
     result: Option<(&'t str, Position)>,
+    /// Where the current instruction's opcode name stands.
+    opcode_at: Option<(Position, usize)>,
     result_type_id: u32,
     ext_set: Option<Import>,
 }
@@ -353,6 +372,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             expected: Vec::with_capacity(16),
             info: None,
             result: None,
+            opcode_at: None,
             result_type_id: 0,
             ext_set: None,
         }
@@ -361,7 +381,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
     fn numeric_ids(&self) -> FxHashSet<u32> {
         let ids = &self.ids;
         let hashed = ids.names.iter().filter_map(|e| literal::parse_c_u32(ids.name(e)));
-        let direct = ids.numeric.iter().enumerate().filter(|(_, e)| e.0 != 0).map(|(v, _)| v as u32);
+        let direct = ids.numeric.iter().enumerate().filter(|(_, &id)| id != 0).map(|(v, _)| v as u32);
         hashed.chain(direct).collect()
     }
 
@@ -374,16 +394,21 @@ impl<'t, 'o> Assembler<'t, 'o> {
         }
         self.cur.advance();
         while self.cur.has_text() {
+            let start = self.cur.pos;
             if let Err(d) = self.instruction() {
                 if let Some((name, pos)) = self.result {
                     let id = self.ids.get(&name[1..], pos.index + 1);
                     self.poisoned.insert(id);
                 }
-                self.diags.items.push(d);
+                // A diagnostic downgraded to a warning follows from an earlier
+                // error (a poisoned id): not worth showing.
+                if d.severity == Severity::Error {
+                    self.diags.items.push(d);
+                }
                 if self.diags.errors().count() >= self.options.max_errors {
                     return;
                 }
-                self.recover();
+                self.recover(start);
             }
             if !self.cur.advance() {
                 break;
@@ -391,10 +416,14 @@ impl<'t, 'o> Assembler<'t, 'o> {
         }
     }
 
-    /// Skips to the start of the next instruction.
-    fn recover(&mut self) {
+    /// Skips to the start of the next instruction after the one that began
+    /// at `start`.
+    fn recover(&mut self, start: Position) {
         loop {
             if !self.cur.advance() {
+                return;
+            }
+            if self.cur.pos.index > start.index && self.cur.is_start_of_new_inst() {
                 return;
             }
             let (_, next) = self.cur.word();
@@ -403,9 +432,6 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 self.cur.bump();
             } else {
                 self.cur.pos = next;
-            }
-            if self.cur.is_start_of_new_inst() {
-                return;
             }
         }
     }
@@ -436,6 +462,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
         self.expected.clear();
         self.info = None;
         self.result = None;
+        self.opcode_at = None;
         self.result_type_id = 0;
         self.ext_set = None;
 
@@ -504,6 +531,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             }
         };
         self.info = Some(info);
+        self.opcode_at = Some((opname_pos, opname.len()));
         if info.has_result && self.result.is_none() {
             let mut d =
                 self.error_at(opname_pos, opname.len(), format!("{opname} produces a result id, but none is given"));
@@ -577,13 +605,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
         if let Some(info) = self.info {
             let required = info.operands.iter().filter(|o| o.quantifier == Quantifier::One).count();
             let given = self.words.len().saturating_sub(1);
-            d.help = Some(format!("{} takes at least {required} operands; {given} words were given", info.name));
+            d.help =
+                Some(format!("{} takes at least {required} operands; {given} operand words were given", info.name));
         }
-        // Point at the instruction when the text ended.
-        if found == "the end of the text" {
-            if let Some((n, p)) = self.result {
-                d = Diagnostic { help: d.help, ..self.error_at(p, n.len(), d.message) };
-            }
+        // Point at the instruction that lacks the operand.
+        if let Some((p, n)) = self.opcode_at {
+            d = Diagnostic { help: d.help, ..self.error_at(p, n, d.message) };
         }
         d
     }
@@ -1025,12 +1052,14 @@ impl<'t, 'o> Assembler<'t, 'o> {
     fn check_definitions(&mut self) {
         let ids = &self.ids;
         let hashed = ids.names.iter().map(|&(start, len, id)| (start, len, id));
-        let direct = ids
-            .numeric
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.0 != 0)
-            .map(|(v, &(id, at))| (at, itoa::Buffer::new().format(v).len() as u32, id));
+        // Numeric names keep no position: find their first use in the text.
+        let text = self.text;
+        let direct =
+            ids.numeric.iter().enumerate().filter(|(_, &id)| id != 0 && !ids.is_defined(id)).map(|(v, &id)| {
+                let name = format!("%{v}");
+                let at = find_id_use(text, &name).unwrap_or(0);
+                (at as u32 + 1, name.len() as u32 - 1, id)
+            });
         let mut undefined: Vec<(u32, u32)> =
             hashed.chain(direct).filter(|&(_, _, id)| !ids.is_defined(id)).map(|(s, l, _)| (s, l)).collect();
         undefined.sort_unstable();
