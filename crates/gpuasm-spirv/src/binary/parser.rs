@@ -245,26 +245,34 @@ impl<'w> InstructionParser<'w> {
             // Every operand's place and kind is known from the opcode and
             // word count alone: hand out the precomputed layout.
             let layout = &fast.layout[..count];
-            let mut fits = true;
-            for (o, role) in layout.iter().zip(&fast.roles) {
-                let word = inst[o.offset as usize];
-                match role {
-                    Role::Literal => continue,
-                    Role::Enum => {
-                        if !enum_without_parameters(o.kind, word) {
-                            fits = false;
-                            break;
-                        }
-                        continue;
-                    }
-                    Role::ResultType => st.result_type = word,
-                    Role::Result => st.result_id = word,
-                    Role::Id => {}
-                }
+            let live = if count >= 64 { u64::MAX } else { (1u64 << count) - 1 };
+            // Ids: bit k stands for word k + 1. Zero or past the bound is
+            // an error; the slow path names it precisely.
+            let mut ids = fast.id_mask & live;
+            while ids != 0 {
+                let k = ids.trailing_zeros() as usize;
+                ids &= ids - 1;
+                let word = inst[k + 1];
                 if word == 0 || word as u64 >= self.id_limit {
-                    st.w = o.offset as usize;
-                    return Err(self.check_id(info, o.kind, word, start + st.w, &mut st).unwrap_err());
+                    st.w = k + 1;
+                    return Err(self.check_id(info, layout[k].kind, word, start + k + 1, &mut st).unwrap_err());
                 }
+            }
+            let mut fits = true;
+            let mut enums = fast.enum_mask & live;
+            while enums != 0 {
+                let k = enums.trailing_zeros() as usize;
+                enums &= enums - 1;
+                if !enum_without_parameters(layout[k].kind, inst[k + 1]) {
+                    fits = false;
+                    break;
+                }
+            }
+            if fast.result_type_at != 0 {
+                st.result_type = inst[fast.result_type_at as usize];
+            }
+            if fast.result_at != 0 {
+                st.result_id = inst[fast.result_at as usize];
             }
             if fits {
                 self.current = Some(layout);
@@ -675,23 +683,19 @@ struct State {
     ext_set: Option<ExtSet>,
 }
 
-/// Longest repeated tail a static layout covers; longer instructions take the
-/// general path.
-const MAX_STATIC_TAIL: usize = 64;
+/// Static layouts cover at most this many operands (one bit each in the
+/// masks below); longer instructions take the general path.
+const MAX_STATIC_OPERANDS: usize = 63;
 
 /// Per-instruction facts derived once from the grammar tables.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Role {
-    Literal,
-    Enum,
-    ResultType,
-    Result,
-    Id,
-}
-
 struct FastInfo {
-    /// What each operand of `layout` is, for the checks it needs.
-    roles: Vec<Role>,
+    /// Bit k: operand k (word k + 1) of `layout` is an id.
+    id_mask: u64,
+    /// Bit k: operand k is an enumerant (checked for parameters).
+    enum_mask: u64,
+    /// Word index of the result type and result id (0: none).
+    result_type_at: u8,
+    result_at: u8,
     /// Operand layout for the fast prefix (and, with `fast_tail`, up to
     /// `MAX_STATIC_TAIL` repetitions of the tail operand).
     layout: Vec<ParsedOperand>,
@@ -724,23 +728,38 @@ fn fast_layouts() -> &'static [FastInfo] {
                     info.operands[..prefix].iter().enumerate().map(|(i, s)| plain(s.kind, i + 1)).collect();
                 if info.fast_tail {
                     let tail = info.operands[prefix];
-                    let reps = if tail.quantifier == Quantifier::Variadic { MAX_STATIC_TAIL } else { 1 };
+                    let reps = if tail.quantifier == Quantifier::Variadic {
+                        MAX_STATIC_OPERANDS.saturating_sub(prefix)
+                    } else {
+                        1
+                    };
                     for r in 0..reps {
                         layout.push(plain(tail.kind, prefix + r + 1));
                     }
                 }
-                let roles = layout
-                    .iter()
-                    .map(|o| match (o.kind, o.kind.info().category) {
-                        (OperandKind::IdResultType, _) => Role::ResultType,
-                        (OperandKind::IdResult, _) => Role::Result,
-                        (_, Category::Id) => Role::Id,
-                        (_, Category::ValueEnum | Category::BitEnum) => Role::Enum,
-                        _ => Role::Literal,
-                    })
-                    .collect();
+                let mut id_mask = 0u64;
+                let mut enum_mask = 0u64;
+                let (mut result_type_at, mut result_at) = (0u8, 0u8);
+                for (k, o) in layout.iter().enumerate().take(64) {
+                    match (o.kind, o.kind.info().category) {
+                        (OperandKind::IdResultType, _) => {
+                            result_type_at = (k + 1) as u8;
+                            id_mask |= 1 << k;
+                        }
+                        (OperandKind::IdResult, _) => {
+                            result_at = (k + 1) as u8;
+                            id_mask |= 1 << k;
+                        }
+                        (_, Category::Id) => id_mask |= 1 << k,
+                        (_, Category::ValueEnum | Category::BitEnum) => enum_mask |= 1 << k,
+                        _ => {}
+                    }
+                }
                 FastInfo {
-                    roles,
+                    id_mask,
+                    enum_mask,
+                    result_type_at,
+                    result_at,
                     layout,
                     rest_optional: info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One),
                     is_type: info.class == "Type-Declaration" && info.has_result,
