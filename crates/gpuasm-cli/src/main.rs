@@ -4,6 +4,7 @@
 mod asm;
 mod dis;
 mod io;
+mod mali;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +24,9 @@ enum Command {
     As(asm::AsArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
+    /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
+    #[command(name = "mali-pp", subcommand)]
+    MaliPp(mali::MaliCommand),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::As(args) => asm::run(args),
         Command::Dis(args) => dis::run(args),
+        Command::MaliPp(cmd) => mali::run(cmd),
     };
     match result {
         Ok(code) => code,

@@ -147,3 +147,65 @@ fn as_stdin_to_stdout_and_target_env() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("valid values"));
 }
+
+fn mali_corpus(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../gpuasm-mali/tests/corpus").join(name)
+}
+
+#[test]
+fn mali_dis_then_as_gives_the_same_program_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = mali_corpus("019_while_break.ppbin");
+    let text = dir.path().join("p.s");
+    let out = gpuasm().args(["mali-pp", "dis"]).arg(&bin).arg("-o").arg(&text).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let back = dir.path().join("p.bin");
+    let out = gpuasm().args(["mali-pp", "as"]).arg(&text).arg("-o").arg(&back).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&bin).unwrap());
+    // Hex in, hex out: the corpus listing format.
+    let hex = mali_corpus("019_while_break.hex");
+    let out = gpuasm().args(["mali-pp", "dis"]).arg(&hex).output().unwrap();
+    let text2 = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text2, std::fs::read_to_string(&text).unwrap());
+    let mut child = gpuasm()
+        .args(["mali-pp", "as", "--format", "hex", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(text2.as_bytes()).unwrap();
+    let listing = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(listing, std::fs::read_to_string(&hex).unwrap());
+}
+
+#[test]
+fn mali_as_errors_have_positions_and_carets() {
+    let mut child = gpuasm()
+        .args(["mali-pp", "as", "-"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"stop, mov.v0 $0 $1, mul.v0 $0 $1 $2\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("<stdin>:1:21: error: 'mul.v0 $0 $1 $2' appears twice: it must come after 'mov.v0 $0 $1'"),
+        "{err}"
+    );
+    assert!(err.contains(" 1 | stop, mov.v0 $0 $1, mul.v0 $0 $1 $2\n   |                     ^~~~~~"), "{err}");
+}
+
+#[test]
+fn mali_dis_offsets_and_raw_fields() {
+    let out = gpuasm()
+        .args(["mali-pp", "dis", "--offsets", "--raw-fields"])
+        .arg(mali_corpus("001_const_color.ppbin"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("raw.") && text.contains("# @0"), "{text}");
+}

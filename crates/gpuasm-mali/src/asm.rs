@@ -9,6 +9,10 @@ use crate::units::*;
 use gpuasm_spirv::text::{Diagnostic, Diagnostics, Severity};
 use std::collections::HashMap;
 
+/// Pass 1's view of an instruction: which units it has (with placeholder
+/// values), or its words when written as `words`.
+type Plan = ([Option<u128>; 12], Option<Vec<u32>>);
+
 /// One item of an instruction, with where it stands in the text.
 #[derive(Debug, Clone)]
 struct Item {
@@ -36,7 +40,7 @@ pub fn assemble_with_warnings(text: &str) -> Result<(Vec<u32>, Diagnostics), Dia
     let mut diags = Diagnostics::default();
     let lines = split_lines(text, &mut diags);
     // Pass 1: units present (hence lengths) and label offsets.
-    let mut plans: Vec<([Option<u128>; 12], Option<Vec<u32>>)> = Vec::new();
+    let mut plans: Vec<Plan> = Vec::new();
     let mut labels: HashMap<String, usize> = HashMap::new();
     let mut offset = 0usize;
     let mut pending: Vec<(String, usize, u32, u32)> = Vec::new();
@@ -164,7 +168,6 @@ pub fn assemble_with_warnings(text: &str) -> Result<(Vec<u32>, Diagnostics), Dia
             diags.items.push(warning(&line.items[0], "the last instruction has no 'stop'"));
         }
         inst.encode(&mut out);
-        debug_assert_eq!(out.len() - offset, len);
         offset += len;
     }
     if diags.has_errors() {
@@ -331,14 +334,30 @@ fn parse_branch(
     Ok(v)
 }
 
+/// An error on an item, pointing at the operand the message quotes
+/// (`'…'`) when it is one of the item's tokens, else at the opcode.
 fn error(item: &Item, message: impl Into<String>) -> Diagnostic {
+    let message = message.into();
     let op_len = item.text.split_whitespace().next().map_or(1, str::len);
+    let (mut start, mut len) = (0, op_len);
+    if let Some(quoted) = message.split('\'').nth(1) {
+        let mut offset = 0;
+        for tok in item.text.split_whitespace().skip(1) {
+            let at = item.text[offset..].find(tok).map(|p| p + offset).unwrap_or(0);
+            offset = at + tok.len();
+            if let Some(p) = tok.find(quoted).filter(|_| !quoted.is_empty()) {
+                start = at + p;
+                len = quoted.len();
+                break;
+            }
+        }
+    }
     Diagnostic {
         severity: Severity::Error,
         line: item.line,
-        column: item.column,
-        span: item.at..item.at + op_len,
-        message: message.into(),
+        column: item.column + start as u32,
+        span: item.at + start..item.at + start + len,
+        message,
         help: None,
     }
 }

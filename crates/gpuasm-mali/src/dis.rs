@@ -22,7 +22,7 @@ pub struct DisOptions {
 pub const RAW_NAMES: [&str; 10] = ["var", "tex", "uni", "v0", "s0", "v1", "s1", "s2", "store", "branch"];
 
 enum Decoded {
-    Inst(Instruction),
+    Inst(Box<Instruction>),
     Words(Vec<u32>),
 }
 
@@ -34,7 +34,7 @@ pub fn disassemble(words: &[u32], options: &DisOptions) -> String {
     while pos < words.len() {
         match program::decode(&words[pos..]) {
             Ok((inst, len)) => {
-                items.push((pos, Decoded::Inst(inst)));
+                items.push((pos, Decoded::Inst(Box::new(inst))));
                 pos += len;
             }
             Err((_, len)) => {

@@ -139,6 +139,25 @@ impl Alu {
     }
 }
 
+/// A clear message for a pipeline register used where it cannot be read.
+fn pipeline_error(reg: &str, alu: Alu) -> Option<String> {
+    let r = reg.split('.').next()?.to_ascii_lowercase();
+    let unit = alu.suffix();
+    match r.as_str() {
+        "^v0" => Some(format!(
+            "'{reg}': the vec4 multiplier's result is read only by the first operand of .v1, not by .{unit}"
+        )),
+        "^s0" => Some(format!(
+            "'{reg}': the scalar multiplier's result is read only by the first operand of .s1, not by .{unit}"
+        )),
+        "^v1" | "^s1" => {
+            Some(format!("'{reg}': the adders' results have no pipeline register; write them to a register"))
+        }
+        "^tex_coord" => Some(format!("'{reg}' is written by the varying unit and read only by texld")),
+        _ => None,
+    }
+}
+
 pub fn print_alu(alu: Alu, v: u128) -> Option<String> {
     let (arg_w, dest_at, op_at) = if alu.vector { (14, 28, 38) } else { (8, 16, 25) };
     let op = bits(v, op_at, 5);
@@ -228,7 +247,8 @@ pub fn parse_alu(alu: Alu, op: &OpToken, args: &[&str]) -> ParseResult {
                 set(43, 1);
                 (0, parse_swizzle(reg.split_once('.').map_or("xyzw", |x| x.1)).ok_or("bad swizzle")?)
             } else {
-                parse_vector(reg).ok_or_else(|| format!("bad vector source '{a}'"))?
+                parse_vector(reg)
+                    .ok_or_else(|| pipeline_error(reg, alu).unwrap_or_else(|| format!("bad vector source '{a}'")))?
             };
             set(base, r);
             set(base + 4, swz);
@@ -239,7 +259,8 @@ pub fn parse_alu(alu: Alu, op: &OpToken, args: &[&str]) -> ParseResult {
                 set(30, 1);
                 0
             } else {
-                parse_sreg(reg).ok_or_else(|| format!("bad scalar source '{a}'"))?
+                parse_sreg(reg)
+                    .ok_or_else(|| pipeline_error(reg, alu).unwrap_or_else(|| format!("bad scalar source '{a}'")))?
             };
             set(base, r);
             set(base + 6, abs as u32);
@@ -812,9 +833,29 @@ pub fn parse_const(args: &[&str]) -> ParseResult {
     let mut v: u128 = 0;
     for (i, a) in args.iter().enumerate() {
         let h = parse_half(a).ok_or_else(|| format!("bad binary16 value '{a}'"))?;
+        check_half_exact(a, h)?;
         v |= (h as u128) << (16 * i);
     }
     Ok(v)
+}
+
+/// A decimal constant must be what it says: exactly representable in
+/// binary16, or the shortest decimal of the value it rounds to (which is
+/// how the disassembler prints it). Anything else would change silently.
+fn check_half_exact(text: &str, h: u16) -> Result<(), String> {
+    let l = text.to_ascii_lowercase();
+    if l.starts_with("0x") || l.contains("inf") || l == "nan" {
+        return Ok(());
+    }
+    let v: f64 = text.parse().map_err(|_| format!("bad binary16 value '{text}'"))?;
+    let got = half_to_f64(h);
+    if got.is_infinite() {
+        return Err(format!("'{text}' does not fit in binary16 (largest finite value: 65504)"));
+    }
+    if got == v || half_text(h) == text.trim_start_matches('+') {
+        return Ok(());
+    }
+    Err(format!("'{text}' is not representable in binary16; the nearest value is {} (0x{h:04x})", half_text(h)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,157 @@
+//! `gpuasm mali-pp as|dis`: the Mali PP assembler and disassembler.
+
+use crate::io::{read_input, write_atomically, write_words, Output};
+use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
+use gpuasm_mali::{assemble_with_warnings, decode, disassemble, DisOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum MaliCommand {
+    /// Assemble gpuasm's PP syntax into program words.
+    As(AsArgs),
+    /// Disassemble program words into gpuasm's PP syntax.
+    Dis(DisArgs),
+}
+
+/// Binary form of a program.
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// 32-bit little-endian words, no header.
+    Raw,
+    /// Text: one instruction a line, `@<word offset>: <words in hex>`.
+    Hex,
+}
+
+#[derive(Args)]
+pub struct AsArgs {
+    /// Input text; `-` or none for stdin.
+    input: Option<PathBuf>,
+    /// Output file; `-` or none for stdout.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "raw")]
+    format: Format,
+    /// Do not print warnings.
+    #[arg(long)]
+    no_warnings: bool,
+}
+
+#[derive(Args)]
+pub struct DisArgs {
+    /// Input program; `-` or none for stdin.
+    input: Option<PathBuf>,
+    /// Output file; `-` or none for stdout.
+    #[arg(short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Input format (default: hex text if the input looks like it, else raw).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// A `# @offset` comment after each instruction.
+    #[arg(long)]
+    offsets: bool,
+    /// Print every unit's field bits as `raw.<unit>` (for decoding unknown bits).
+    #[arg(long)]
+    raw_fields: bool,
+}
+
+pub fn run(cmd: MaliCommand) -> Result<ExitCode> {
+    match cmd {
+        MaliCommand::As(a) => run_as(a),
+        MaliCommand::Dis(a) => run_dis(a),
+    }
+}
+
+fn run_as(args: AsArgs) -> Result<ExitCode> {
+    let (bytes, name) = read_input(args.input.as_deref())?;
+    let text = String::from_utf8_lossy(&bytes);
+    let output = Output::from_arg(args.output.as_deref(), None);
+    match assemble_with_warnings(&text) {
+        Ok((words, warnings)) => {
+            if !args.no_warnings && !warnings.items.is_empty() {
+                eprint!("{}", warnings.render(&name, &text));
+            }
+            match args.format {
+                Format::Raw => write_words(&output, &words)?,
+                Format::Hex => {
+                    let hex = hex_listing(&words);
+                    match &output {
+                        Output::Stdout => print!("{hex}"),
+                        Output::File(p) => write_atomically(p, hex.as_bytes())?,
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(d) => {
+            eprint!("{}", d.render(&name, &text));
+            let n = d.errors().count();
+            eprintln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// One instruction a line: `@<offset>: <words>`.
+pub fn hex_listing(words: &[u32]) -> String {
+    let mut out = String::new();
+    let mut pos = 0;
+    while pos < words.len() {
+        let len = match decode(&words[pos..]) {
+            Ok((_, len)) => len,
+            Err((_, len)) => len,
+        };
+        let line: Vec<String> = words[pos..pos + len].iter().map(|w| format!("{w:08x}")).collect();
+        out.push_str(&format!("@{pos}: {}\n", line.join(" ")));
+        pos += len;
+    }
+    out
+}
+
+fn parse_hex(text: &str) -> Result<Vec<u32>, String> {
+    let mut words = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let body = line.split('#').next().unwrap_or("");
+        let body = match body.split_once(':') {
+            Some((at, rest)) if at.trim_start().starts_with('@') => rest,
+            _ => body,
+        };
+        for tok in body.split_whitespace() {
+            let t = tok.trim_start_matches("0x");
+            let w = u32::from_str_radix(t, 16).map_err(|_| format!("line {}: '{tok}' is not a hex word", n + 1))?;
+            words.push(w);
+        }
+    }
+    Ok(words)
+}
+
+fn run_dis(args: DisArgs) -> Result<ExitCode> {
+    let (bytes, name) = read_input(args.input.as_deref())?;
+    let looks_hex = bytes.iter().all(|&b| b.is_ascii_hexdigit() || b.is_ascii_whitespace() || b"@:x#".contains(&b))
+        && !bytes.is_empty();
+    let format = args.format.unwrap_or(if looks_hex { Format::Hex } else { Format::Raw });
+    let words = match format {
+        Format::Hex => match parse_hex(&String::from_utf8_lossy(&bytes)) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("gpuasm: error: {name}: {e}");
+                return Ok(ExitCode::from(1));
+            }
+        },
+        Format::Raw => {
+            if bytes.len() % 4 != 0 {
+                eprintln!("gpuasm: error: {name}: size {} is not a multiple of 4 bytes", bytes.len());
+                return Ok(ExitCode::from(1));
+            }
+            bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+        }
+    };
+    let text = disassemble(&words, &DisOptions { offsets: args.offsets, raw_fields: args.raw_fields });
+    match Output::from_arg(args.output.as_deref(), None) {
+        Output::Stdout => print!("{text}"),
+        Output::File(p) => write_atomically(&p, text.as_bytes())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
