@@ -97,6 +97,24 @@ impl TargetEnv {
     }
 }
 
+impl TargetEnv {
+    /// How spirv-val describes the environment in messages, e.g.
+    /// "SPIR-V 1.0 (under Vulkan 1.0 semantics)".
+    pub fn description(self) -> String {
+        let Version(a, b) = self.spirv_version();
+        let api = match self {
+            TargetEnv::Universal(_) => return format!("SPIR-V {a}.{b}"),
+            TargetEnv::Vulkan(m) => format!("Vulkan 1.{m}"),
+            TargetEnv::Vulkan11Spv14 => "Vulkan 1.1".to_string(),
+            TargetEnv::OpenCl { major, minor, embedded } => {
+                format!("OpenCL {major}.{minor} {} Profile", if embedded { "Embedded" } else { "Full" })
+            }
+            TargetEnv::OpenGl(m) => format!("OpenGL 4.{m}"),
+        };
+        format!("SPIR-V {a}.{b} (under {api} semantics)")
+    }
+}
+
 impl fmt::Display for TargetEnv {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -123,6 +141,22 @@ mod tests {
         }
         assert_eq!(TargetEnv::parse("vulkan1.2spv1.5"), None);
         assert_eq!(TargetEnv::parse("opengl4.4"), None);
+    }
+
+    #[test]
+    fn descriptions_match_spirv_val() {
+        // Copied from spirv-val 2025.5's version-mismatch messages.
+        let expect = [
+            ("opencl2.2", "SPIR-V 1.2 (under OpenCL 2.2 Full Profile semantics)"),
+            ("opencl1.2embedded", "SPIR-V 1.0 (under OpenCL 1.2 Embedded Profile semantics)"),
+            ("opengl4.5", "SPIR-V 1.0 (under OpenGL 4.5 semantics)"),
+            ("spv1.5", "SPIR-V 1.5"),
+            ("vulkan1.1spv1.4", "SPIR-V 1.4 (under Vulkan 1.1 semantics)"),
+            ("vulkan1.1", "SPIR-V 1.3 (under Vulkan 1.1 semantics)"),
+        ];
+        for (name, text) in expect {
+            assert_eq!(TargetEnv::parse(name).unwrap().description(), text);
+        }
     }
 
     #[test]

@@ -85,7 +85,7 @@ impl FunctionBuffer {
     }
 
     /// Prints the buffered blocks and forgets them.
-    pub(crate) fn emit(&mut self, p: &mut Printer<'_>, words: &[u32]) {
+    pub(crate) fn emit(&mut self, p: &mut Printer<'_, '_>, words: &[u32]) {
         let n = self.block_starts.len();
         if n == 0 {
             return;

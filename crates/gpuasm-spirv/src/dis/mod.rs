@@ -111,7 +111,7 @@ fn run<'a>(
     let parser_options =
         ParserOptions { check_bound: options.check_bound, spirv_tools_ext_sets: !options.all_ext_inst_names };
     let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
-    let mut p = Printer::new(options, names, std::mem::take(out), sink);
+    let mut p = Printer::new(options, &names, std::mem::take(out), sink);
     if options.header {
         p.header(&header);
     }
@@ -165,9 +165,9 @@ const COMMENT_COLUMN: usize = 50;
 const MAX_CARRIED_COMMENT_COLUMN: usize = 256;
 
 /// Formats instructions into an output buffer.
-pub(crate) struct Printer<'a> {
+pub(crate) struct Printer<'a, 'n> {
     opts: &'a Options,
-    names: IdNames,
+    names: &'n IdNames,
     indent: usize,
     /// Where full buffers go; `None` keeps everything in `out`.
     sink: Option<&'a mut dyn Write>,
@@ -181,8 +181,8 @@ pub(crate) struct Printer<'a> {
     inserted_type: bool,
 }
 
-impl<'a> Printer<'a> {
-    fn new(opts: &'a Options, names: IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
+impl<'a, 'n> Printer<'a, 'n> {
+    fn new(opts: &'a Options, names: &'n IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
         Printer {
             opts,
             names,
@@ -481,6 +481,15 @@ impl<'a> Printer<'a> {
             out.extend_from_slice(RESET);
         }
     }
+}
+
+/// One instruction as text (friendly names from `names`, no indentation),
+/// as validator messages show it.
+pub fn instruction_text(inst: &Instruction<'_>, names: &IdNames) -> String {
+    let opts = Options { indent: false, ..Options::default() };
+    let mut p = Printer::new(&opts, names, Vec::new(), None);
+    p.instruction(inst, None);
+    String::from_utf8_lossy(&p.out).trim_end().to_string()
 }
 
 /// spirv-dis's `spvOpcodeIsDecoration`: the annotation instructions that
