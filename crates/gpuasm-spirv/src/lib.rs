@@ -17,5 +17,6 @@ pub mod dis;
 pub mod grammar;
 pub mod target_env;
 pub mod text;
+pub mod validate;
 
 pub use target_env::TargetEnv;

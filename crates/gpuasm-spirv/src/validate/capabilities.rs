@@ -1,0 +1,308 @@
+//! Capabilities, extensions and versions: every instruction and every
+//! enumerant operand is enabled by a declared capability (or one it
+//! implicitly declares), an extension, or the target's SPIR-V version;
+//! numeric types of unusual widths need their capability.
+
+use super::module::Module;
+use super::{ErrorKind, Report, ValidatorOptions};
+use crate::binary::literal_string_bytes;
+use crate::grammar::{built_in, capability, decoration, group_operation, op, Category, OperandKind, Version};
+use crate::TargetEnv;
+use rustc_hash::FxHashSet;
+
+/// What the module declares, with the implicit capabilities closed over.
+struct Declared<'m> {
+    capabilities: FxHashSet<u32>,
+    extensions: FxHashSet<&'m [u8]>,
+    env: TargetEnv,
+    env_version: Version,
+    module_version: Version,
+    /// spirv-val's "features": permissions granted by storage capabilities
+    /// and vendor extensions rather than by the grammar.
+    int8: bool,
+    int16: bool,
+    float16: bool,
+    free_fp_rounding_mode: bool,
+    group_ops_reduce_and_scans: bool,
+}
+
+impl Declared<'_> {
+    fn has_any_capability(&self, caps: &[u32]) -> bool {
+        caps.is_empty() || caps.iter().any(|c| self.capabilities.contains(c))
+    }
+
+    fn has_any_extension(&self, exts: &[&str]) -> bool {
+        exts.iter().any(|e| self.extensions.contains(e.as_bytes()))
+    }
+
+    /// Keeps the capabilities that exist in the target environment.
+    fn filter(&self, caps: &[u32]) -> Vec<u32> {
+        caps.iter()
+            .copied()
+            .filter(|&c| OperandKind::Capability.enumerant(c).is_some_and(|e| e.available_in(self.env_version)))
+            .collect()
+    }
+}
+
+fn declare(caps: &mut FxHashSet<u32>, cap: u32) {
+    if !caps.insert(cap) {
+        return;
+    }
+    // A capability implicitly declares the ones it depends on.
+    if let Some(e) = OperandKind::Capability.enumerant(cap) {
+        for &c in e.capabilities {
+            declare(caps, c);
+        }
+    }
+}
+
+fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
+    let mut capabilities = FxHashSet::default();
+    let mut extensions = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpCapability => declare(&mut capabilities, m.word(i, 0)),
+            op::OpExtension => {
+                let o = m.operands(i)[0];
+                let start = m.insts[i].offset + o.offset as usize;
+                extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
+            }
+            // Layout puts both first.
+            _ => break,
+        }
+    }
+    let has = |c: u32| capabilities.contains(&c);
+    let ext = |e: &str| extensions.contains(e.as_bytes());
+    let storage16 = [
+        capability::StorageBuffer16BitAccess,
+        capability::UniformAndStorageBuffer16BitAccess,
+        capability::StoragePushConstant16,
+        capability::StorageInputOutput16,
+    ]
+    .into_iter()
+    .any(has);
+    let storage8 = [
+        capability::StorageBuffer8BitAccess,
+        capability::UniformAndStorageBuffer8BitAccess,
+        capability::StoragePushConstant8,
+    ]
+    .into_iter()
+    .any(has);
+    Declared {
+        int8: storage8 || has(capability::Int8),
+        int16: storage16 || has(capability::Int16) || ext("SPV_AMD_gpu_shader_int16"),
+        float16: storage16
+            || has(capability::Float16)
+            || has(capability::Float16Buffer)
+            || ext("SPV_AMD_gpu_shader_half_float"),
+        free_fp_rounding_mode: storage16 || ext("SPV_AMD_gpu_shader_half_float"),
+        group_ops_reduce_and_scans: ext("SPV_NV_shader_subgroup_partitioned") || ext("SPV_AMD_shader_ballot"),
+        env: options.target_env,
+        env_version: options.target_env.spirv_version(),
+        module_version: {
+            let (a, b) = m.header.version_parts();
+            Version(a as u8, b as u8)
+        },
+        capabilities,
+        extensions,
+    }
+}
+
+fn names(caps: &[u32]) -> String {
+    caps.iter()
+        .map(|&c| OperandKind::Capability.enumerant(c).map_or_else(|| c.to_string(), |e| e.name.to_string()) + " ")
+        .collect()
+}
+
+/// The capabilities that enable value `v` of operand kind `kind`, or `None`
+/// when the operand needs nothing.
+fn operand_needs(d: &Declared, kind: OperandKind, v: u32) -> Option<Vec<u32>> {
+    match kind {
+        OperandKind::BuiltIn if matches!(v, built_in::PointSize | built_in::ClipDistance | built_in::CullDistance) => {
+            return None
+        }
+        OperandKind::FPRoundingMode if d.free_fp_rounding_mode => return None,
+        OperandKind::GroupOperation if d.group_ops_reduce_and_scans && v <= group_operation::ExclusiveScan => {
+            return None
+        }
+        OperandKind::Decoration if v == decoration::FPRoundingMode => {
+            if d.free_fp_rounding_mode {
+                return None;
+            }
+            if matches!(d.env, TargetEnv::Vulkan(_)) {
+                return Some(vec![
+                    capability::StorageBuffer16BitAccess,
+                    capability::UniformAndStorageBuffer16BitAccess,
+                    capability::StoragePushConstant16,
+                    capability::StorageInputOutput16,
+                ]);
+            }
+        }
+        _ => {}
+    }
+    let e = kind.enumerant(v)?;
+    let caps = d.filter(e.capabilities);
+    (!caps.is_empty()).then_some(caps)
+}
+
+/// The extensions value `v` of `kind` needs, when the target's version
+/// does not include it.
+fn operand_extensions(d: &Declared, kind: OperandKind, v: u32) -> &'static [&'static str] {
+    match kind.enumerant(v) {
+        Some(e) if e.version.is_none_or(|ver| d.env_version < ver) => e.extensions,
+        _ => &[],
+    }
+}
+
+fn check_operand(m: &Module, d: &Declared, r: &mut Report, i: usize, k: usize, kind: OperandKind, v: u32) -> bool {
+    let name = &m.insts[i].info.name[2..];
+    // A declared capability enables itself and what it depends on.
+    let declaring = m.insts[i].opcode() == op::OpCapability;
+    if let Some(caps) = operand_needs(d, kind, v).filter(|_| !declaring) {
+        if !d.has_any_capability(&caps) {
+            r.error(
+                ErrorKind::Capability,
+                i,
+                format!("Operand {} of {name} requires one of these capabilities: {}", k + 1, names(&caps)),
+            );
+            return false;
+        }
+    }
+    // Enumerants no extension enables exist only in their core versions.
+    if let Some(e) = kind.enumerant(v).filter(|e| e.extensions.is_empty()) {
+        let mv = d.module_version;
+        let range = match (e.version, e.last_version) {
+            (Some(min), _) if mv < min => Some(format!("{}.{} or later", min.0, min.1)),
+            (_, Some(last)) if mv > last => Some(format!("{}.{} or earlier", last.0, last.1)),
+            _ => None,
+        };
+        if let Some(range) = range {
+            r.error(
+                ErrorKind::Capability,
+                i,
+                format!("operand {}({v}) of {name} requires SPIR-V version {range}", e.name),
+            );
+            return false;
+        }
+    }
+    let exts = operand_extensions(d, kind, v);
+    if !exts.is_empty() && !d.has_any_extension(exts) {
+        r.error(
+            ErrorKind::Capability,
+            i,
+            format!("operand {v} of {name} requires one of these extensions: {}", exts.join(" ")),
+        );
+        return false;
+    }
+    true
+}
+
+fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
+    let inst = &m.insts[i];
+    let info = inst.info;
+    let opc = inst.opcode();
+    let amd_ballot = (op::OpGroupIAddNonUniformAMD..=op::OpGroupSMaxNonUniformAMD).contains(&opc)
+        && d.extensions.contains(&b"SPV_AMD_shader_ballot"[..]);
+    let caps = if amd_ballot { Vec::new() } else { d.filter(info.capabilities) };
+    if !d.has_any_capability(&caps) {
+        r.error(
+            ErrorKind::Capability,
+            i,
+            format!("Opcode {} requires one of these capabilities: {}", &info.name[2..], names(&caps)),
+        );
+        return;
+    }
+    if info.capabilities.is_empty() {
+        let in_core = info.version.is_some_and(|v| v <= d.env_version);
+        if !in_core && !d.has_any_extension(info.extensions) {
+            let need = match info.version {
+                Some(Version(a, b)) => format!("SPIR-V {a}.{b}"),
+                None => "an extension".into(),
+            };
+            let exts = if info.extensions.is_empty() {
+                String::new()
+            } else {
+                format!(" or one of these extensions: {}", info.extensions.join(" "))
+            };
+            r.error(ErrorKind::Capability, i, format!("{} requires {need}{exts}", info.name));
+            return;
+        }
+    }
+    for (k, o) in m.operands(i).iter().enumerate() {
+        let cat = o.kind.info().category;
+        if !matches!(cat, Category::ValueEnum | Category::BitEnum) {
+            continue;
+        }
+        let v = m.word(i, k);
+        let ok = if cat == Category::BitEnum {
+            (0..32).rev().map(|b| 1u32 << b).filter(|b| v & b != 0).all(|b| check_operand(m, d, r, i, k, o.kind, b))
+        } else {
+            check_operand(m, d, r, i, k, o.kind, v)
+        };
+        if !ok {
+            return;
+        }
+    }
+    match opc {
+        op::OpTypeInt => {
+            let need = match m.word(i, 1) {
+                8 if !d.int8 => Some("Using an 8-bit integer type requires the Int8 capability, or an extension that explicitly enables 8-bit integers."),
+                16 if !d.int16 => Some("Using a 16-bit integer type requires the Int16 capability, or an extension that explicitly enables 16-bit integers."),
+                64 if !d.capabilities.contains(&capability::Int64) => Some("Using a 64-bit integer type requires the Int64 capability."),
+                8 | 16 | 32 | 64 => None,
+                _ => Some("Invalid number of bits used for OpTypeInt."),
+            };
+            if let Some(msg) = need {
+                r.error(ErrorKind::Capability, i, msg);
+            }
+        }
+        // A float with an explicit encoding is checked through the
+        // encoding's own capabilities.
+        op::OpTypeFloat if m.operands(i).len() == 2 => {
+            let need = match m.word(i, 1) {
+                16 if !d.float16 => Some("Using a 16-bit floating point type requires the Float16 or Float16Buffer capability, or an extension that explicitly enables 16-bit floating point."),
+                64 if !d.capabilities.contains(&capability::Float64) => Some("Using a 64-bit floating point type requires the Float64 capability."),
+                16 | 32 | 64 => None,
+                _ => Some("Invalid number of bits used for OpTypeFloat."),
+            };
+            if let Some(msg) = need {
+                r.error(ErrorKind::Capability, i, msg);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Extensions that only exist from some SPIR-V version on.
+const EXTENSION_VERSIONS: &[(&str, Version)] = &[
+    ("SPV_KHR_vulkan_memory_model", Version(1, 3)),
+    ("SPV_KHR_workgroup_memory_explicit_layout", Version(1, 4)),
+    ("SPV_EXT_mesh_shader", Version(1, 4)),
+    ("SPV_NV_shader_invocation_reorder", Version(1, 4)),
+    ("SPV_NV_cluster_acceleration_structure", Version(1, 4)),
+    ("SPV_NV_linear_swept_spheres", Version(1, 4)),
+];
+
+pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
+    let d = declared(m, options);
+    for i in 0..m.insts.len() {
+        if m.insts[i].opcode() != op::OpExtension {
+            continue;
+        }
+        for (name, min) in EXTENSION_VERSIONS {
+            if d.module_version < *min && literal_string_bytes(&m.words[m.insts[i].offset + 1..]) == name.as_bytes() {
+                r.error(
+                    ErrorKind::Capability,
+                    i,
+                    format!("{name} extension requires SPIR-V version {}.{} or later.", min.0, min.1),
+                );
+            }
+        }
+    }
+    for i in 0..m.insts.len() {
+        check_instruction(m, &d, r, i);
+        if r.full() {
+            return;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Functions and blocks: OpFunction, parameters, labels, terminators and
+//! OpFunctionEnd in their places; branch targets are labels; returns match
+//! the function's return type; declarations before definitions.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::op;
+
+/// Termination instructions (spec 2.2.4, "Termination Instruction").
+const TERMINATORS: &[u16] = &[
+    op::OpBranch,
+    op::OpBranchConditional,
+    op::OpSwitch,
+    op::OpReturn,
+    op::OpReturnValue,
+    op::OpKill,
+    op::OpUnreachable,
+    op::OpTerminateInvocation,
+    op::OpIgnoreIntersectionKHR,
+    op::OpTerminateRayKHR,
+    op::OpEmitMeshTasksEXT,
+];
+
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum State {
+    Outside,
+    Header,
+    InBlock,
+    AfterTerminator,
+}
+
+pub(crate) fn check(m: &Module, r: &mut Report) {
+    let mut state = State::Outside;
+    let mut void_return = true;
+    let mut has_blocks = false;
+    let mut seen_definition = false;
+    let mut function_start = 0;
+    // Still in the leading run of OpVariable of the function's first block.
+    let mut variable_section = false;
+    let mut blocks = 0;
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        let opc = inst.opcode();
+        let name = inst.info.name;
+        match opc {
+            op::OpFunction => {
+                if state != State::Outside {
+                    r.error(ErrorKind::FunctionStructure, i, "cannot declare a function in a function body");
+                }
+                state = State::Header;
+                has_blocks = false;
+                blocks = 0;
+                function_start = i;
+                void_return = m.def_opcode(inst.result_type) == Some(op::OpTypeVoid);
+            }
+            op::OpFunctionParameter => {
+                if state != State::Header {
+                    r.error(ErrorKind::FunctionStructure, i, "OpFunctionParameter must come right after OpFunction");
+                }
+            }
+            op::OpLabel => match state {
+                State::Outside => r.error(ErrorKind::FunctionStructure, i, "labels must be in a function body"),
+                State::InBlock => {
+                    r.error(ErrorKind::FunctionStructure, i, "a block must end with a branch instruction")
+                }
+                _ => {
+                    state = State::InBlock;
+                    has_blocks = true;
+                    blocks += 1;
+                    variable_section = blocks == 1;
+                }
+            },
+            op::OpFunctionEnd => {
+                match state {
+                    State::Outside => r.error(ErrorKind::FunctionStructure, i, "OpFunctionEnd without OpFunction"),
+                    State::InBlock => {
+                        r.error(ErrorKind::FunctionStructure, i, "function end cannot be called in blocks")
+                    }
+                    _ => {}
+                }
+                if has_blocks {
+                    seen_definition = true;
+                } else if seen_definition {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        function_start,
+                        "function declarations must appear before function definitions",
+                    );
+                }
+                state = State::Outside;
+            }
+            _ if TERMINATORS.contains(&opc) => {
+                if state != State::InBlock {
+                    r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"));
+                }
+                if opc == op::OpReturn && !void_return {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        "OpReturn can only be called from a function with void return type",
+                    );
+                }
+                if opc == op::OpReturnValue && void_return {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        "OpReturnValue cannot be called from a function with void return type",
+                    );
+                }
+                for (k, id) in m.id_operands(i) {
+                    let target = match opc {
+                        op::OpBranch => k == 0,
+                        op::OpBranchConditional => k == 1 || k == 2,
+                        op::OpSwitch => k == 1 || (k >= 3 && k % 2 == 1),
+                        _ => false,
+                    };
+                    if target && m.def_opcode(id) != Some(op::OpLabel) {
+                        r.error(ErrorKind::FunctionStructure, i, format!("branch target {id} is not a label"));
+                    }
+                }
+                state = State::AfterTerminator;
+            }
+            op::OpVariable if state == State::InBlock => {
+                if !variable_section {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        "All OpVariable instructions in a function must be the first instructions in the first block.",
+                    );
+                }
+            }
+            op::OpLine | op::OpNoLine | op::OpExtInst if state == State::InBlock => {}
+            _ if state == State::InBlock => variable_section = false,
+            _ => match state {
+                State::Header if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
+                    r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
+                }
+                State::AfterTerminator if !matches!(opc, op::OpLine | op::OpNoLine) => r.error(
+                    ErrorKind::FunctionStructure,
+                    i,
+                    format!("{name} must be in a block: a block ended before it"),
+                ),
+                _ => {}
+            },
+        }
+    }
+    if state != State::Outside {
+        r.module_error(ErrorKind::FunctionStructure, "missing OpFunctionEnd at end of module");
+    }
+}

@@ -1,0 +1,169 @@
+//! Ids: every id used is defined; forward references only where the
+//! specification allows them (names, decorations, entry points, branch
+//! targets, phi operands, called functions, forward-declared pointers,
+//! debug information); types where types are expected, values elsewhere.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::binary::ExtSet;
+use crate::grammar::{op, OperandKind};
+use rustc_hash::FxHashSet;
+
+/// Whether operand `k` of instruction `i` (counting every operand, result
+/// type and result included) may name an id defined later.
+fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>, id: u32) -> bool {
+    let inst = &m.insts[i];
+    match inst.opcode() {
+        op::OpExecutionMode
+        | op::OpExecutionModeId
+        | op::OpEntryPoint
+        | op::OpName
+        | op::OpMemberName
+        | op::OpSelectionMerge
+        | op::OpDecorate
+        | op::OpMemberDecorate
+        | op::OpDecorateId
+        | op::OpDecorateString
+        | op::OpMemberDecorateString
+        | op::OpBranch
+        | op::OpLoopMerge
+        | op::OpExtInstWithForwardRefsKHR => true,
+        op::OpGroupDecorate | op::OpGroupMemberDecorate | op::OpBranchConditional | op::OpSwitch => k != 0,
+        op::OpFunctionCall => k == 2,
+        op::OpPhi => k > 1,
+        op::OpEnqueueKernel => k == 8,
+        op::OpTypeForwardPointer => k == 0,
+        // Debug information may refer ahead (e.g. composite members).
+        op::OpExtInst => {
+            !matches!(inst.ext_set, Some(ExtSet::Known(s)) if !s.non_semantic && !s.import_name.contains("DebugInfo"))
+        }
+        _ => forward_pointers.contains(&id),
+    }
+}
+
+/// Whether operand `k` of instruction `i` may name a type: in type
+/// declarations, annotations, debug instructions, extended instructions,
+/// OpFunction's function type, and any operand the grammar names a type.
+fn type_ok(m: &Module, i: usize, k: usize) -> bool {
+    let inst = &m.insts[i];
+    let class = inst.info.class;
+    if inst.info.declares_type
+        || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
+        || inst.opcode() == op::OpFunction
+    {
+        return true;
+    }
+    // OpSpecConstantOp: the embedded opcode's operands follow its number.
+    if inst.opcode() == op::OpSpecConstantOp && k >= 3 {
+        if let Some(e) = crate::grammar::instruction(m.word(i, 2) as u16) {
+            let name = e.operands.get(k - 1).or_else(|| e.operands.last()).map_or("", |o| o.name);
+            return name.contains("Type") || name.contains("type");
+        }
+    }
+    // Grammar operand names: "Type", "Data Type", "Base Type", "Pointer Type"...
+    let ops = inst.info.operands;
+    let name = ops.get(k).or_else(|| ops.last()).map_or("", |o| o.name);
+    name.contains("Type") || name.contains("type")
+}
+
+/// Uses of functions, function types and type-less ids (labels, strings,
+/// imports, decoration groups) outside the instructions made for them.
+fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
+    let inst = &m.insts[i];
+    let opc = inst.opcode();
+    let class = inst.info.class;
+    let def = m.def(id)?;
+    let debug =
+        matches!(class, "Debug" | "Annotation") || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
+    if debug {
+        return None;
+    }
+    let operand_name = {
+        let ops = inst.info.operands;
+        ops.get(k).or_else(|| ops.last()).map_or("", |o| o.name)
+    };
+    match def.opcode() {
+        op::OpFunction => {
+            let ok = matches!(opc, op::OpEntryPoint | op::OpExecutionMode | op::OpExecutionModeId | op::OpFunctionCall)
+                || class == "Device-Side_Enqueue"
+                || operand_name.contains("Func")
+                || operand_name.contains("Invoke");
+            (!ok).then_some("Invalid use of function result id {}.")
+        }
+        op::OpTypeFunction => (opc != op::OpFunction).then_some("Invalid use of function type result id {}."),
+        _ if def.result_type == 0 && !def.info.declares_type && m.operands(i)[k].kind != OperandKind::IdResultType => {
+            let ok = inst.info.declares_type
+                || matches!(
+                    opc,
+                    op::OpBranch
+                        | op::OpBranchConditional
+                        | op::OpSwitch
+                        | op::OpPhi
+                        | op::OpSelectionMerge
+                        | op::OpLoopMerge
+                        | op::OpFunction
+                        | op::OpSpecConstantOp
+                        | op::OpExtInstImport
+                );
+            (!ok).then_some("Operand {} requires a type")
+        }
+        _ => None,
+    }
+}
+
+pub(crate) fn check(m: &Module, r: &mut Report) {
+    let forward_pointers: FxHashSet<u32> =
+        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
+    let mut undefined_forward: Vec<u32> = Vec::new();
+    for i in 0..m.insts.len() {
+        let ids: Vec<(usize, u32)> = m.id_operands(i).collect();
+        for (k, id) in ids {
+            let kind = m.operands(i)[k].kind;
+            match m.defs.get(&id) {
+                None => {
+                    if forward_ok(m, i, k, &forward_pointers, id) {
+                        undefined_forward.push(id);
+                    } else {
+                        r.error(ErrorKind::UndefinedId, i, format!("id {id} has not been defined"));
+                    }
+                    continue;
+                }
+                // An instruction's own result is not defined yet.
+                Some(&d) if d == i && !forward_ok(m, i, k, &forward_pointers, id) => {
+                    let name = r.id(id);
+                    r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
+                    continue;
+                }
+                Some(&d) if d > i && !forward_ok(m, i, k, &forward_pointers, id) => {
+                    r.error(
+                        ErrorKind::ForwardReference,
+                        i,
+                        format!("operand {k} (id {id}) requires a previous definition"),
+                    );
+                }
+                _ => {}
+            }
+            if let Some(msg) = misused(m, i, k, id) {
+                let name = r.id(id);
+                r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
+                continue;
+            }
+            if kind == OperandKind::IdResultType {
+                if !m.is_type(id) {
+                    r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
+                }
+            } else if m.is_type(id) && !type_ok(m, i, k) {
+                r.error(ErrorKind::TypeValueMismatch, i, format!("operand {k} (id {id}) cannot be a type"));
+            }
+        }
+    }
+    if !undefined_forward.is_empty() {
+        undefined_forward.sort_unstable();
+        undefined_forward.dedup();
+        let list: Vec<String> = undefined_forward.iter().map(|id| id.to_string()).collect();
+        r.module_error(
+            ErrorKind::UndefinedId,
+            format!("forward referenced ids that are never defined: {}", list.join(", ")),
+        );
+    }
+}

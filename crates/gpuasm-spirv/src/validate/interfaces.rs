@@ -1,0 +1,128 @@
+//! Entry points: fragment shaders choose an origin, and every module-scope variable an entry point's
+//! call tree uses is listed in its OpEntryPoint (Input and Output variables
+//! before SPIR-V 1.4, every non-Function variable from 1.4 on).
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::binary::literal_string_bytes;
+use crate::grammar::{execution_mode, execution_model, op, storage_class};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+struct EntryPoint {
+    inst: usize,
+    model: u32,
+    function: u32,
+    name: String,
+    interface: FxHashSet<u32>,
+}
+
+pub(crate) fn check(m: &Module, r: &mut Report) {
+    let (major, minor) = m.header.version_parts();
+    let all_globals = (major, minor) >= (1, 4);
+    let mut is_interface_var: FxHashSet<u32> = FxHashSet::default();
+    let mut entry_points = Vec::new();
+    // Global-scope results that refer to interface variables (transitively).
+    let mut global_refs: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    // Per function: the interface variables it uses, and its callees.
+    let mut uses: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
+    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut current: Option<u32> = None;
+    let mut modes: FxHashSet<(u32, u32)> = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        match inst.opcode() {
+            op::OpEntryPoint => {
+                let ops = m.operands(i);
+                let name_op = ops[2];
+                let start = inst.offset + name_op.offset as usize;
+                let name = literal_string_bytes(&m.words[start..start + name_op.num_words as usize]);
+                entry_points.push(EntryPoint {
+                    inst: i,
+                    model: m.word(i, 0),
+                    function: m.word(i, 1),
+                    name: String::from_utf8_lossy(name).into_owned(),
+                    interface: (3..ops.len()).map(|k| m.word(i, k)).collect(),
+                });
+                continue;
+            }
+            op::OpExecutionMode | op::OpExecutionModeId => {
+                modes.insert((m.word(i, 0), m.word(i, 1)));
+            }
+            op::OpFunction => current = Some(inst.result_id),
+            op::OpFunctionEnd => {
+                current = None;
+                continue;
+            }
+            op::OpVariable if current.is_none() => {
+                let class = m.word(i, 2);
+                let listed = if all_globals {
+                    class != storage_class::Function
+                } else {
+                    class == storage_class::Input || class == storage_class::Output
+                };
+                if listed {
+                    is_interface_var.insert(inst.result_id);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let referenced: Vec<u32> = m
+            .id_operands(i)
+            .flat_map(|(_, id)| {
+                let direct = is_interface_var.contains(&id).then_some(id);
+                direct.into_iter().chain(global_refs.get(&id).into_iter().flatten().copied())
+            })
+            .collect();
+        match current {
+            Some(f) => {
+                if inst.opcode() == op::OpFunctionCall {
+                    calls.entry(f).or_default().push(m.word(i, 2));
+                }
+                if !referenced.is_empty() {
+                    uses.entry(f).or_default().extend(referenced);
+                }
+            }
+            None if inst.result_id != 0 && !referenced.is_empty() => {
+                global_refs.insert(inst.result_id, referenced);
+            }
+            None => {}
+        }
+    }
+    for ep in &entry_points {
+        let has = |mode| modes.contains(&(ep.function, mode));
+        if ep.model == execution_model::Fragment
+            && !has(execution_mode::OriginUpperLeft)
+            && !has(execution_mode::OriginLowerLeft)
+        {
+            r.error(
+                ErrorKind::EntryPoint,
+                ep.inst,
+                "Fragment execution model entry points require either an OriginUpperLeft or OriginLowerLeft execution mode.",
+            );
+        }
+        let mut seen = FxHashSet::default();
+        let mut stack = vec![ep.function];
+        let mut missing: Vec<u32> = Vec::new();
+        while let Some(f) = stack.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            missing.extend(uses.get(&f).into_iter().flatten().filter(|v| !ep.interface.contains(v)));
+            stack.extend(calls.get(&f).into_iter().flatten());
+        }
+        missing.sort_unstable();
+        missing.dedup();
+        for var in missing {
+            let at = m.defs.get(&var).copied().unwrap_or(ep.inst);
+            r.error(
+                ErrorKind::EntryPoint,
+                at,
+                format!(
+                    "Interface variable id <{var}> is used by entry point '{}' id <{}>, but is not listed as an interface",
+                    ep.name, ep.function
+                ),
+            );
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Logical layout (spec 2.4): module-level instructions in section order,
+//! exactly one OpMemoryModel, and nothing module-level among functions.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::binary::ExtSet;
+use crate::grammar::{op, ExtInstSet};
+
+/// Sections of spec 2.4, in order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Section {
+    Capabilities,
+    Extensions,
+    ExtInstImports,
+    MemoryModel,
+    EntryPoints,
+    ExecutionModes,
+    /// OpString, OpSource, OpSourceContinued, OpSourceExtension.
+    DebugSource,
+    /// OpName, OpMemberName.
+    DebugNames,
+    /// OpModuleProcessed.
+    DebugProcessed,
+    Annotations,
+    /// Types, constants, global variables, OpUndef, lines, non-semantic
+    /// extended instructions.
+    Types,
+    Functions,
+}
+
+fn non_semantic(set: Option<ExtSet>) -> bool {
+    match set {
+        Some(ExtSet::Known(ExtInstSet { non_semantic, import_name, .. })) => {
+            *non_semantic || import_name.contains("DebugInfo")
+        }
+        Some(ExtSet::UnknownNonSemantic) => true,
+        None => false,
+    }
+}
+
+/// The section a module-level instruction belongs to; `None` for
+/// instructions that only appear in function bodies.
+fn section(m: &Module, i: usize) -> Option<Section> {
+    let inst = &m.insts[i];
+    let op = inst.opcode();
+    Some(match op {
+        op::OpCapability => Section::Capabilities,
+        op::OpExtension => Section::Extensions,
+        op::OpExtInstImport => Section::ExtInstImports,
+        op::OpMemoryModel | op::OpSamplerImageAddressingModeNV => Section::MemoryModel,
+        op::OpEntryPoint => Section::EntryPoints,
+        op::OpExecutionMode | op::OpExecutionModeId => Section::ExecutionModes,
+        op::OpString | op::OpSource | op::OpSourceContinued | op::OpSourceExtension => Section::DebugSource,
+        op::OpName | op::OpMemberName => Section::DebugNames,
+        op::OpModuleProcessed => Section::DebugProcessed,
+        op::OpLine | op::OpNoLine | op::OpUndef => Section::Types,
+        op::OpFunction => Section::Functions,
+        op::OpExtInst | op::OpExtInstWithForwardRefsKHR if non_semantic(inst.ext_set) => Section::Types,
+        _ if inst.info.class == "Annotation" => Section::Annotations,
+        _ if inst.info.declares_type || op == op::OpTypeForwardPointer => Section::Types,
+        _ if inst.info.class == "Constant-Creation" => Section::Types,
+        op::OpVariable | op::OpUntypedVariableKHR => Section::Types,
+        _ => return None,
+    })
+}
+
+pub(crate) fn check(m: &Module, r: &mut Report) {
+    let mut current = Section::Capabilities;
+    let mut memory_models = 0;
+    let mut in_functions = false;
+    for i in 0..m.insts.len() {
+        let op = m.insts[i].opcode();
+        let name = m.insts[i].info.name;
+        if in_functions {
+            // Function bodies: module-level-only instructions may not appear.
+            match section(m, i) {
+                Some(s) if s < Section::Types => {
+                    r.error(ErrorKind::Layout, i, format!("{name} cannot appear in a function"));
+                }
+                Some(Section::Types)
+                    if m.insts[i].info.declares_type || m.insts[i].info.class == "Constant-Creation" =>
+                {
+                    r.error(ErrorKind::Layout, i, format!("{name} cannot appear in a function"));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let Some(s) = section(m, i) else {
+            r.error(ErrorKind::Layout, i, format!("{name} must be in a function body"));
+            continue;
+        };
+        if s == Section::Functions {
+            in_functions = true;
+        }
+        if op == op::OpMemoryModel {
+            memory_models += 1;
+            if memory_models > 1 {
+                r.error(ErrorKind::Layout, i, "a module has exactly one OpMemoryModel");
+            }
+        }
+        if s > Section::MemoryModel && memory_models == 0 {
+            r.error(ErrorKind::Layout, i, format!("{name} cannot appear before the memory model instruction"));
+            continue;
+        }
+        // Lines may stand anywhere after the debug names.
+        if matches!(op, op::OpLine | op::OpNoLine) && current >= Section::DebugSource {
+            continue;
+        }
+        if s < current {
+            r.error(ErrorKind::Layout, i, format!("{name} is in an invalid layout section (spec 2.4)"));
+            continue;
+        }
+        current = s;
+    }
+    if memory_models == 0 {
+        r.module_error(ErrorKind::Layout, "missing the required OpMemoryModel instruction");
+    }
+}

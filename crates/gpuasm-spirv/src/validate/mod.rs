@@ -1,0 +1,196 @@
+//! The validator: checks a module against the rules of the SPIR-V
+//! specification (2.4 logical layout, 2.16 validation rules, instruction
+//! "must" sentences) and answers as spirv-val 2025.5 does.
+//!
+//! The module is read once into a [`module::Module`]; each pass is a small
+//! module of its own that reports every independent error it finds.
+//!
+//! ```
+//! use gpuasm_spirv::validate::{validate, ValidatorOptions};
+//! let words = gpuasm_spirv::text::assemble(
+//!     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n", &Default::default()).unwrap();
+//! assert!(validate(&words, &ValidatorOptions::default()).is_ok());
+//! ```
+
+mod capabilities;
+mod cfg;
+mod ids;
+mod interfaces;
+mod layout;
+pub mod module;
+mod types;
+
+use crate::binary::BinaryError;
+use crate::dis;
+use crate::TargetEnv;
+use module::Module;
+use std::fmt;
+
+/// Validator switches (spirv-val's options).
+#[derive(Clone, Debug)]
+pub struct ValidatorOptions {
+    /// The client environment (spirv-val's default is SPIR-V 1.6).
+    pub target_env: TargetEnv,
+    /// Stop after this many errors.
+    pub max_errors: usize,
+}
+
+impl Default for ValidatorOptions {
+    fn default() -> Self {
+        ValidatorOptions { target_env: TargetEnv::Universal(6), max_errors: 100 }
+    }
+}
+
+/// Which rule an error breaks. Stable: tools may match on it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The binary itself does not parse (seed 003).
+    Binary,
+    /// The module's version is newer than the target environment allows.
+    Version,
+    /// Logical layout (spec 2.4): section order, one memory model.
+    Layout,
+    /// Functions and blocks: OpFunction/OpLabel/terminators/OpFunctionEnd.
+    FunctionStructure,
+    /// An id used but never defined.
+    UndefinedId,
+    /// A forward reference where the operand needs an earlier definition.
+    ForwardReference,
+    /// A type used where a value is needed, or the reverse.
+    TypeValueMismatch,
+    /// A capability, extension or version needed and not declared.
+    Capability,
+    /// Operand types of an instruction (loads, stores, access chains,
+    /// arithmetic, composites, calls...).
+    OperandType,
+    /// Entry points and execution modes.
+    EntryPoint,
+    /// Decoration targets.
+    Decoration,
+}
+
+/// One broken rule.
+#[derive(Clone, Debug)]
+pub struct ValidationError {
+    pub kind: ErrorKind,
+    /// Word offset of the offending instruction (or of the binary error).
+    pub word_offset: usize,
+    pub message: String,
+    /// The offending instruction, disassembled with friendly names.
+    pub instruction: Option<String>,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "word {}: {}", self.word_offset, self.message)?;
+        if let Some(i) = &self.instruction {
+            write!(f, "\n  {}", i.trim())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+/// Collects errors with the instruction each concerns.
+pub(crate) struct Report<'m, 'w> {
+    module: &'m Module<'w>,
+    pub errors: Vec<ValidationError>,
+    limit: usize,
+    names: Option<dis::names::IdNames>,
+}
+
+impl<'m, 'w> Report<'m, 'w> {
+    pub fn error(&mut self, kind: ErrorKind, inst: usize, message: impl Into<String>) {
+        if self.errors.len() >= self.limit {
+            return;
+        }
+        let names =
+            self.names.get_or_insert_with(|| dis::names::IdNames::friendly(self.module.words, Default::default()));
+        let view = self.module.view(inst);
+        let text = dis::instruction_text(&view, names);
+        self.errors.push(ValidationError {
+            kind,
+            word_offset: view.offset,
+            message: message.into(),
+            instruction: Some(text),
+        });
+    }
+
+    /// `'12[%name]'`, the way spirv-val names an id in messages.
+    pub fn id(&mut self, id: u32) -> String {
+        let names =
+            self.names.get_or_insert_with(|| dis::names::IdNames::friendly(self.module.words, Default::default()));
+        match names.get(id) {
+            Some(n) => format!("'{id}[%{n}]'"),
+            None => format!("'{id}[%{id}]'"),
+        }
+    }
+
+    pub fn module_error(&mut self, kind: ErrorKind, message: impl Into<String>) {
+        if self.errors.len() < self.limit {
+            self.errors.push(ValidationError { kind, word_offset: 0, message: message.into(), instruction: None });
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.errors.len() >= self.limit
+    }
+}
+
+/// Validates a module given as host-order words.
+pub fn validate(words: &[u32], options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
+    let module = match Module::read(words) {
+        Ok(m) => m,
+        Err(e) => return Err(vec![binary_error(e)]),
+    };
+    validate_module(&module, options)
+}
+
+fn binary_error(e: BinaryError) -> ValidationError {
+    ValidationError {
+        kind: ErrorKind::Binary,
+        word_offset: e.word_offset(),
+        message: e.kind().to_string(),
+        instruction: None,
+    }
+}
+
+/// Validates an already read module.
+pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
+    let mut report = Report { module, errors: Vec::new(), limit: options.max_errors, names: None };
+    if module.header.version & 0xff00_00ff != 0 {
+        report.module_error(ErrorKind::Binary, "Invalid SPIR-V header.");
+        return Err(report.errors);
+    }
+    let env_version = options.target_env.spirv_version();
+    let (major, minor) = module.header.version_parts();
+    if major != 1 || minor > env_version.1 as u32 {
+        report.module_error(
+            ErrorKind::Version,
+            format!(
+                "Invalid SPIR-V binary version {major}.{minor} for target environment {}.",
+                options.target_env.description()
+            ),
+        );
+        return Err(report.errors);
+    }
+    // Passes run in order; later ones assume the structure the earlier ones
+    // check, so they stop at the first failing stage.
+    let stages: [&dyn Fn(&mut Report); 6] = [
+        &|r| layout::check(module, r),
+        &|r| ids::check(module, r),
+        &|r| cfg::check(module, r),
+        &|r| capabilities::check(module, options, r),
+        &|r| types::check(module, r),
+        &|r| interfaces::check(module, r),
+    ];
+    for stage in stages {
+        stage(&mut report);
+        if !report.errors.is_empty() || report.full() {
+            return Err(report.errors);
+        }
+    }
+    Ok(())
+}

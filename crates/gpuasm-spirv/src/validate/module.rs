@@ -1,0 +1,130 @@
+//! The module representation every validation pass reads: instructions in
+//! order, their operands, and where each id is defined. Built once by the
+//! binary reader.
+
+use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
+use crate::grammar::{Category, InstructionInfo, OperandKind};
+use rustc_hash::FxHashMap;
+
+/// One instruction, kept with its operands.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub offset: usize,
+    pub info: &'static InstructionInfo,
+    pub result_type: u32,
+    pub result_id: u32,
+    pub ext_set: Option<ExtSet>,
+    word_count: usize,
+    operands: std::ops::Range<usize>,
+}
+
+impl Inst {
+    pub fn opcode(&self) -> u16 {
+        self.info.opcode
+    }
+}
+
+/// A whole module.
+pub struct Module<'w> {
+    pub words: &'w [u32],
+    pub header: Header,
+    pub insts: Vec<Inst>,
+    operands: Vec<ParsedOperand>,
+    /// Result id → index of its defining instruction.
+    pub defs: FxHashMap<u32, usize>,
+}
+
+impl<'w> Module<'w> {
+    /// Reads a module; a binary that does not parse is an error.
+    pub fn read(words: &'w [u32]) -> Result<Module<'w>, BinaryError> {
+        let mut parser =
+            InstructionParser::new(words, ParserOptions { check_bound: true, spirv_tools_ext_sets: true })?;
+        let header = *parser.header();
+        let mut insts = Vec::new();
+        let mut operands = Vec::new();
+        let mut defs = FxHashMap::default();
+        while let Some(inst) = parser.next() {
+            let inst = inst?;
+            let start = operands.len();
+            operands.extend_from_slice(inst.operands);
+            if inst.result_id != 0 {
+                defs.insert(inst.result_id, insts.len());
+            }
+            insts.push(Inst {
+                offset: inst.offset,
+                info: inst.info,
+                result_type: inst.result_type,
+                result_id: inst.result_id,
+                ext_set: inst.ext_set,
+                word_count: inst.words.len(),
+                operands: start..operands.len(),
+            });
+        }
+        Ok(Module { words, header, insts, operands, defs })
+    }
+
+    /// The reader's view of instruction `i` (for printing it).
+    pub fn view(&self, i: usize) -> Instruction<'_> {
+        let s = &self.insts[i];
+        Instruction {
+            words: &self.words[s.offset..s.offset + s.word_count],
+            offset: s.offset,
+            opcode: s.info.opcode,
+            info: s.info,
+            result_type: s.result_type,
+            result_id: s.result_id,
+            ext_set: s.ext_set,
+            operands: &self.operands[s.operands.clone()],
+        }
+    }
+
+    pub fn operands(&self, i: usize) -> &[ParsedOperand] {
+        &self.operands[self.insts[i].operands.clone()]
+    }
+
+    /// The first word of operand `k` of instruction `i`.
+    pub fn word(&self, i: usize, k: usize) -> u32 {
+        let o = self.operands(i)[k];
+        self.words[self.insts[i].offset + o.offset as usize]
+    }
+
+    /// Every id operand (not the result) of instruction `i`: (operand index, id).
+    pub fn id_operands(&self, i: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        self.operands(i)
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind.info().category == Category::Id && o.kind != OperandKind::IdResult)
+            .map(move |(k, _)| (k, self.word(i, k)))
+    }
+
+    /// The instruction defining `id`.
+    pub fn def(&self, id: u32) -> Option<&Inst> {
+        self.defs.get(&id).map(|&i| &self.insts[i])
+    }
+
+    /// The type id of a value id (0 if it has none).
+    pub fn type_of(&self, id: u32) -> u32 {
+        self.def(id).map_or(0, |d| d.result_type)
+    }
+
+    /// Whether `id` is defined by a type declaration.
+    pub fn is_type(&self, id: u32) -> bool {
+        self.def(id).is_some_and(|d| d.info.declares_type)
+    }
+
+    /// The opcode that defines `id`, if any.
+    pub fn def_opcode(&self, id: u32) -> Option<u16> {
+        self.def(id).map(Inst::opcode)
+    }
+
+    /// How many operands (result type and result included) define `id`.
+    pub fn operands_len_of(&self, id: u32) -> usize {
+        self.defs.get(&id).map_or(0, |&i| self.insts[i].operands.len())
+    }
+
+    /// Word `k` (0 = opcode word) of the instruction defining `id`.
+    pub fn def_word(&self, id: u32, k: usize) -> Option<u32> {
+        let d = self.def(id)?;
+        (k < d.word_count).then(|| self.words[d.offset + k])
+    }
+}

@@ -1,0 +1,344 @@
+//! Operand types: the "must" sentences of the memory, composite, function
+//! and annotation instructions that tie an operand to a type: variables are
+//! pointers in their storage class, loads and stores agree with the pointee,
+//! access chains walk real composites, calls match the callee, member
+//! names and decorations target structures, array lengths are constants.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::{decoration, op, OperandKind};
+
+/// The pointee and storage class of a typed pointer type.
+fn pointer(m: &Module, ty: u32) -> Option<(u32, u32)> {
+    (m.def_opcode(ty)? == op::OpTypePointer).then(|| (m.def_word(ty, 3).unwrap_or(0), m.def_word(ty, 2).unwrap_or(0)))
+}
+
+fn is_untyped_pointer(m: &Module, ty: u32) -> bool {
+    m.def_opcode(ty) == Some(op::OpTypeUntypedPointerKHR)
+}
+
+fn is_int_type(m: &Module, ty: u32) -> bool {
+    m.def_opcode(ty) == Some(op::OpTypeInt)
+}
+
+/// The value of an integer OpConstant (low word), if `id` is one.
+fn constant_value(m: &Module, id: u32) -> Option<u32> {
+    (m.def_opcode(id)? == op::OpConstant).then(|| m.def_word(id, 3)).flatten()
+}
+
+enum Walk {
+    Reached(u32),
+    NonComposite,
+    Unknown,
+}
+
+/// The type reached by indexing `ty` with `indexes`.
+fn walk(m: &Module, mut ty: u32, indexes: &[u32]) -> Walk {
+    for &index in indexes {
+        ty = match m.def_opcode(ty) {
+            Some(op::OpTypeStruct) => {
+                let Some(k) = constant_value(m, index) else { return Walk::Unknown };
+                match m.def_word(ty, 2 + k as usize) {
+                    Some(member) => member,
+                    None => return Walk::Unknown,
+                }
+            }
+            Some(op::OpTypeArray | op::OpTypeRuntimeArray | op::OpTypeVector | op::OpTypeMatrix) => {
+                m.def_word(ty, 2).unwrap_or(0)
+            }
+            Some(
+                op::OpTypeInt
+                | op::OpTypeFloat
+                | op::OpTypeBool
+                | op::OpTypePointer
+                | op::OpTypeImage
+                | op::OpTypeSampler
+                | op::OpTypeSampledImage
+                | op::OpTypeVoid,
+            ) => return Walk::NonComposite,
+            _ => return Walk::Unknown,
+        };
+    }
+    Walk::Reached(ty)
+}
+
+fn check_access_chain(m: &Module, r: &mut Report, i: usize) {
+    let inst = &m.insts[i];
+    let name = inst.info.name;
+    let result_type = inst.result_type;
+    let Some((result_pointee, result_class)) = pointer(m, result_type) else {
+        if !is_untyped_pointer(m, result_type) {
+            let t = r.id(result_type);
+            r.error(ErrorKind::OperandType, i, format!("The Result Type of {name} <id> {t} must be OpTypePointer."));
+        }
+        return;
+    };
+    let base = m.word(i, 2);
+    let Some((base_pointee, base_class)) = pointer(m, m.type_of(base)) else { return };
+    if base_class != result_class {
+        r.error(
+            ErrorKind::OperandType,
+            i,
+            format!("The result pointer storage class and base pointer storage class in {name} do not match."),
+        );
+        return;
+    }
+    let indexes: Vec<u32> = (3..m.operands(i).len()).map(|k| m.word(i, k)).collect();
+    if indexes.iter().any(|&x| m.def(x).is_some() && !is_int_type(m, m.type_of(x))) {
+        r.error(ErrorKind::OperandType, i, format!("Indexes passed to {name} must be of type integer."));
+        return;
+    }
+    match walk(m, base_pointee, &indexes) {
+        Walk::NonComposite => r.error(
+            ErrorKind::OperandType,
+            i,
+            format!("{name} reached non-composite type while indexes still remain to be traversed."),
+        ),
+        Walk::Reached(t) if t != result_pointee => {
+            r.error(
+                ErrorKind::OperandType,
+                i,
+                format!("Result type (OpTypePointer) does not match the type that results from indexing into the base <id> (type id {t})."),
+            );
+        }
+        _ => {}
+    }
+}
+
+fn check_instruction(m: &Module, r: &mut Report, i: usize) {
+    let inst = &m.insts[i];
+    match inst.opcode() {
+        op::OpVariable => {
+            let Some((_, class)) = pointer(m, inst.result_type) else {
+                if !is_untyped_pointer(m, inst.result_type) {
+                    let t = r.id(inst.result_type);
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        format!("OpVariable Result Type <id> {t} is not a pointer type."),
+                    );
+                }
+                return;
+            };
+            if m.word(i, 2) != class {
+                r.error(ErrorKind::OperandType, i, "Storage class must match result type storage class");
+            }
+        }
+        op::OpLoad => {
+            let ptr = m.word(i, 2);
+            if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
+                if pointee != inst.result_type {
+                    let (t, p) = (r.id(inst.result_type), r.id(ptr));
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        format!("OpLoad Result Type <id> {t} does not match Pointer <id> {p}s type."),
+                    );
+                }
+            }
+        }
+        op::OpStore => {
+            let (ptr, object) = (m.word(i, 0), m.word(i, 1));
+            if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
+                if m.def(object).is_some() && pointee != m.type_of(object) {
+                    let (p, o) = (r.id(ptr), r.id(object));
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        format!("OpStore Pointer <id> {p}s type does not match Object <id> {o}s type."),
+                    );
+                }
+            }
+        }
+        op::OpAccessChain | op::OpInBoundsAccessChain => check_access_chain(m, r, i),
+        op::OpMemberName | op::OpMemberDecorate => {
+            let target = m.word(i, 0);
+            if m.def(target).is_some() && m.def_opcode(target) != Some(op::OpTypeStruct) {
+                let what = if inst.opcode() == op::OpMemberName {
+                    "OpMemberName Type"
+                } else {
+                    "OpMemberDecorate Structure type"
+                };
+                let t = r.id(target);
+                r.error(ErrorKind::Decoration, i, format!("{what} <id> {t} is not a struct type."));
+            }
+        }
+        op::OpTypeArray => {
+            let length = m.word(i, 2);
+            let constant = m.def(length).is_some_and(|d| d.info.class == "Constant-Creation");
+            if m.def(length).is_some() && !(constant && is_int_type(m, m.type_of(length))) {
+                let t = r.id(length);
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!("OpTypeArray Length <id> {t} is not a scalar constant type."),
+                );
+            }
+        }
+        op::OpConstantComposite | op::OpSpecConstantComposite => {
+            let composite = matches!(
+                m.def_opcode(inst.result_type),
+                Some(
+                    op::OpTypeVector
+                        | op::OpTypeMatrix
+                        | op::OpTypeArray
+                        | op::OpTypeStruct
+                        | op::OpTypeCooperativeMatrixKHR
+                        | op::OpTypeCooperativeMatrixNV
+                        | op::OpTypeCooperativeVectorNV
+                        | op::OpTypeTensorARM
+                        | op::OpTypeRuntimeArray
+                )
+            );
+            if !composite {
+                let t = r.id(inst.result_type);
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!("{} Result Type <id> {t} is not a composite type.", inst.info.name),
+                );
+            }
+        }
+        op::OpEntryPoint => {
+            let f = m.word(i, 1);
+            if m.def_opcode(f) != Some(op::OpFunction) {
+                let t = r.id(f);
+                r.error(ErrorKind::EntryPoint, i, format!("OpEntryPoint Entry Point <id> {t} is not a function."));
+                return;
+            }
+            for k in 3..m.operands(i).len() {
+                let v = m.word(i, k);
+                if !matches!(m.def_opcode(v), None | Some(op::OpVariable | op::OpUntypedVariableKHR)) {
+                    let found = m.def(v).map_or("", |d| d.info.name);
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        i,
+                        format!("Interfaces passed to OpEntryPoint must be variables. Found {found}."),
+                    );
+                    return;
+                }
+            }
+            let fn_type = m.def_word(f, 4).unwrap_or(0);
+            if m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2) {
+                let t = r.id(f);
+                r.error(
+                    ErrorKind::EntryPoint,
+                    i,
+                    format!("OpEntryPoint Entry Point <id> {t}s function parameter count is not zero."),
+                );
+            }
+        }
+        op::OpFunction => {
+            let fn_type = m.word(i, 3);
+            if m.def_opcode(fn_type) != Some(op::OpTypeFunction) {
+                let t = r.id(fn_type);
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!("OpFunction Function Type <id> {t} is not a function type."),
+                );
+            } else if m.def_word(fn_type, 2) != Some(inst.result_type) {
+                let t = r.id(inst.result_type);
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!("OpFunction Result Type <id> {t} does not match the Function Type's return type."),
+                );
+            }
+        }
+        op::OpDecorate => check_decoration_target(m, r, i),
+        _ if inst.info.class == "Relational_and_Logical"
+            && inst.opcode() != op::OpSelect
+            && !is_bool_or_bool_vector(m, inst.result_type) =>
+        {
+            let name = &inst.info.name[2..];
+            r.error(ErrorKind::OperandType, i, format!("Expected bool scalar or vector type as Result Type: {name}"));
+        }
+        op::OpFunctionCall => {
+            let f = m.word(i, 2);
+            if m.def_opcode(f) != Some(op::OpFunction) {
+                return;
+            }
+            let return_type = m.type_of(f);
+            if return_type != inst.result_type {
+                let (t, fname) = (r.id(inst.result_type), r.id(f));
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!(
+                        "OpFunctionCall Result Type <id> {t}s type does not match Function <id> {fname}s return type."
+                    ),
+                );
+                return;
+            }
+            let fn_type = m.def_word(f, 4).unwrap_or(0);
+            if m.def_opcode(fn_type) != Some(op::OpTypeFunction) {
+                return;
+            }
+            let params = m.operands_len_of(fn_type).saturating_sub(2);
+            let args = m.operands(i).len() - 3;
+            if params != args {
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    "OpFunctionCall Function <id>'s parameter count does not match the argument count.",
+                );
+                return;
+            }
+            for a in 0..args {
+                let arg = m.word(i, 3 + a);
+                let param_type = m.def_word(fn_type, 3 + a).unwrap_or(0);
+                if m.def(arg).is_some() && m.type_of(arg) != param_type {
+                    let (at, ft) = (r.id(arg), r.id(param_type));
+                    r.error(ErrorKind::OperandType, i, format!("OpFunctionCall Argument <id> {at}s type does not match Function <id> {ft}s parameter type."));
+                    return;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn is_bool_or_bool_vector(m: &Module, ty: u32) -> bool {
+    match m.def_opcode(ty) {
+        Some(op::OpTypeBool) => true,
+        Some(op::OpTypeVector) => m.def_word(ty, 2).is_some_and(|c| m.def_opcode(c) == Some(op::OpTypeBool)),
+        _ => false,
+    }
+}
+
+/// Decorations that only make sense on one kind of target.
+fn check_decoration_target(m: &Module, r: &mut Report, i: usize) {
+    let target = m.word(i, 0);
+    let Some(def) = m.def(target) else { return };
+    let target_op = def.opcode();
+    if target_op == op::OpDecorationGroup {
+        return;
+    }
+    let dec = m.word(i, 1);
+    let need = match dec {
+        decoration::Block | decoration::BufferBlock | decoration::GLSLShared | decoration::GLSLPacked
+            if target_op != op::OpTypeStruct =>
+        {
+            "must be a structure type"
+        }
+        decoration::Location | decoration::Component
+            if !matches!(target_op, op::OpVariable | op::OpUntypedVariableKHR | op::OpFunctionParameter) =>
+        {
+            "must be a variable"
+        }
+        _ => return,
+    };
+    let name = OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name);
+    let t = r.id(target);
+    r.error(ErrorKind::Decoration, i, format!("{name} decoration on target <id> {t} {need}"));
+}
+
+pub(crate) fn check(m: &Module, r: &mut Report) {
+    for i in 0..m.insts.len() {
+        check_instruction(m, r, i);
+        if r.full() {
+            return;
+        }
+    }
+}
