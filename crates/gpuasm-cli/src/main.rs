@@ -5,6 +5,7 @@ mod asm;
 mod dis;
 mod io;
 mod mali;
+mod val;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ enum Command {
     As(asm::AsArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
+    /// Validate a SPIR-V module (verdicts agree with spirv-val).
+    Val(val::ValArgs),
     /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
     #[command(name = "mali-pp", subcommand)]
     MaliPp(mali::MaliCommand),
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Command::As(args) => asm::run(args),
         Command::Dis(args) => dis::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
+        Command::Val(args) => val::run(args),
     };
     match result {
         Ok(code) => code,

@@ -209,3 +209,43 @@ fn mali_dis_offsets_and_raw_fields() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("raw.") && text.contains("# @0"), "{text}");
 }
+
+#[test]
+fn val_is_silent_on_valid_modules_and_names_the_rule_otherwise() {
+    let out = gpuasm().arg("val").arg(corpus_module()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+
+    // The load's result type is not the pointee type (spirv-val says the same).
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%f = OpTypeFloat 32\n%i = OpTypeInt 32 1\n\
+                %p = OpTypePointer Private %f\n%v = OpVariable %p Private\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                %main = OpFunction %void None %fn\n%l = OpLabel\n%x = OpLoad %i %v\nOpReturn\nOpFunctionEnd\n";
+    let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.spv");
+    std::fs::write(&bad, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let out = gpuasm().arg("val").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("OpLoad Result Type <id> '2[%int]' does not match Pointer <id> '4[%4]'s type."), "{err}");
+    assert!(err.contains("%9 = OpLoad %int %4"), "{err}");
+
+    // A SPIR-V 1.6 module is too new for Vulkan 1.0.
+    let spv16 = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../gpuasm-spirv/tests/corpus/glslang/big_switch.comp.spirv1.6-gVS.spv");
+    let out = gpuasm().arg("val").arg(&spv16).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = gpuasm().args(["val", "--target-env", "vulkan1.0"]).arg(&spv16).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    // Word for word what spirv-val says.
+    assert!(
+        err.contains(
+            "Invalid SPIR-V binary version 1.6 for target environment SPIR-V 1.0 (under Vulkan 1.0 semantics)."
+        ),
+        "{err}"
+    );
+    let out = gpuasm().args(["val", "--target-env", "vulkan9"]).arg(corpus_module()).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown target environment"));
+}

@@ -1,0 +1,147 @@
+//! Golden test of the validator: its verdict on every module of the in-repo
+//! corpora against spirv-val 2025.5's stored verdict.
+//!
+//! * `spv/MANIFEST.tsv`: the shared corpus (plain run and `env_flags` run);
+//! * `glslang/VAL.tsv`, `asm/VAL.tsv`: `scripts/gen-val-verdicts` output;
+//! * `invalid/MANIFEST.tsv`: the shared negative corpus (mutated modules).
+//!
+//! A valid module we reject fails the test outright. Modules spirv-val
+//! rejects and we accept are rules not implemented yet; they are listed in
+//! `val-known-gaps.txt` and must match it exactly, so a new gap fails and a
+//! closed gap asks for the list to shrink.
+
+mod common;
+
+use common::{corpus, read_tar_xz};
+use gpuasm_spirv::binary::words_from_bytes;
+use gpuasm_spirv::validate::{validate, ValidatorOptions};
+use gpuasm_spirv::TargetEnv;
+use std::collections::BTreeSet;
+
+struct Case {
+    name: String,
+    bytes: Vec<u8>,
+    env: Option<TargetEnv>,
+    valid: bool,
+    /// spirv-val's message.
+    message: String,
+}
+
+impl Case {
+    fn plain(row: &std::collections::HashMap<String, String>, bytes: Vec<u8>) -> Case {
+        let (valid, message) = (row["verdict"] == "valid", row["message"].clone());
+        Case { name: row["file"].clone(), bytes, env: None, valid, message }
+    }
+}
+
+fn ours(case: &Case) -> bool {
+    let Ok((words, _)) = words_from_bytes(&case.bytes) else { return false };
+    let mut options = ValidatorOptions::default();
+    if let Some(env) = case.env {
+        options.target_env = env;
+    }
+    validate(&words, &options).is_ok()
+}
+
+/// Rows of a TSV with a header: column values by header name.
+fn rows(rel: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(corpus(rel)).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    lines.map(|l| header.iter().zip(l.split('\t')).map(|(h, v)| (h.to_string(), v.to_string())).collect()).collect()
+}
+
+fn env_of(flags: &str) -> Option<TargetEnv> {
+    let name = flags.strip_prefix("--target-env ")?;
+    Some(TargetEnv::parse(name.trim()).unwrap_or_else(|| panic!("unknown env {flags}")))
+}
+
+fn cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for row in rows("spv/MANIFEST.tsv") {
+        let bytes = std::fs::read(corpus("spv").join(&row["file"])).unwrap();
+        out.push(Case {
+            name: row["file"].clone(),
+            bytes: bytes.clone(),
+            env: None,
+            valid: row["verdict"] == "valid",
+            message: row["message"].clone(),
+        });
+        if let Some(env) = env_of(&row["env_flags"]) {
+            let name = format!("{} {}", row["file"], row["env_flags"]);
+            let (valid, message) = (row["env_verdict"] == "valid", row["env_message"].clone());
+            out.push(Case { name, bytes, env: Some(env), valid, message });
+        }
+    }
+    for row in rows("glslang/VAL.tsv") {
+        let bytes = std::fs::read(corpus("glslang").join(&row["file"])).unwrap();
+        out.push(Case::plain(&row, bytes));
+    }
+    let asm = read_tar_xz("asm/asm.tar.xz");
+    for row in rows("asm/VAL.tsv") {
+        let bytes = asm[&format!("asm/{}", row["file"])].clone();
+        out.push(Case::plain(&row, bytes));
+    }
+    let invalid = read_tar_xz("invalid/invalid.tar.xz");
+    for row in rows("invalid/MANIFEST.tsv") {
+        let bytes = invalid[&row["file"]].clone();
+        out.push(Case::plain(&row, bytes));
+    }
+    out
+}
+
+const GAPS_HEADER: &str = "# Modules spirv-val rejects and gpuasm val accepts: rules not implemented yet.\n\
+# Kept exact by tests/val_golden.rs (GPUASM_BLESS_GAPS=1 rewrites it). Columns: case, spirv-val message.\n";
+
+#[test]
+fn verdicts_match_spirv_val() {
+    let cases = cases();
+    assert!(cases.len() > 2500, "corpus went missing: {} cases", cases.len());
+    let mut false_rejects = Vec::new();
+    let mut false_accepts = BTreeSet::new();
+    let mut listing = String::from(GAPS_HEADER);
+    for case in &cases {
+        match (case.valid, ours(case)) {
+            (true, false) => false_rejects.push(case.name.clone()),
+            (false, true) => {
+                false_accepts.insert(case.name.clone());
+                let message: String = case.message.chars().take(200).collect();
+                listing += &format!("{}\t{message}\n", case.name);
+            }
+            _ => {}
+        }
+    }
+    assert!(false_rejects.is_empty(), "valid modules rejected: {false_rejects:#?}");
+    if std::env::var_os("GPUASM_BLESS_GAPS").is_some() {
+        std::fs::write(corpus("val-known-gaps.txt"), listing).unwrap();
+    }
+    let known: BTreeSet<String> = std::fs::read_to_string(corpus("val-known-gaps.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').next().unwrap().to_string())
+        .collect();
+    let new: Vec<_> = false_accepts.difference(&known).collect();
+    let closed: Vec<_> = known.difference(&false_accepts).collect();
+    assert!(
+        new.is_empty() && closed.is_empty(),
+        "invalid modules accepted: new {new:#?}; no longer accepted (remove from the list): {closed:#?}"
+    );
+}
+
+#[test]
+fn errors_carry_the_instruction() {
+    // A loaded type that is not the pointee: the error names the load.
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%f = OpTypeFloat 32\n%i = OpTypeInt 32 1\n\
+                %p = OpTypePointer Private %f\n%v = OpVariable %p Private\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+                %main = OpFunction %void None %fn\n%l = OpLabel\n%x = OpLoad %i %v\nOpReturn\nOpFunctionEnd\n";
+    let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
+    let errors = validate(&words, &ValidatorOptions::default()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].message.starts_with("OpLoad Result Type <id> '2[%int]' does not match Pointer <id> '4[%4]'s type"),
+        "{}",
+        errors[0].message
+    );
+    assert_eq!(errors[0].instruction.as_deref().map(str::trim), Some("%9 = OpLoad %int %4"));
+}
