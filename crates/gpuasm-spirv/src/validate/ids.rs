@@ -33,9 +33,12 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
         op::OpPhi => k > 1,
         op::OpEnqueueKernel => k == 8,
         op::OpTypeForwardPointer => k == 0,
-        // Debug information may refer ahead (e.g. composite members).
+        // The older debug information sets may refer ahead (e.g. composite
+        // members); NonSemantic.Shader.DebugInfo needs
+        // OpExtInstWithForwardRefsKHR for that.
         op::OpExtInst => {
-            !matches!(inst.ext_set, Some(ExtSet::Known(s)) if !s.non_semantic && !s.import_name.contains("DebugInfo"))
+            k > 1
+                && matches!(inst.ext_set, Some(ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100"))
         }
         _ => forward_pointers.contains(&id),
     }
@@ -66,6 +69,20 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     name.contains("Type") || name.contains("type")
 }
 
+fn non_semantic(set: Option<ExtSet>) -> bool {
+    match set {
+        Some(ExtSet::Known(s)) => s.non_semantic,
+        Some(ExtSet::UnknownNonSemantic) => true,
+        None => false,
+    }
+}
+
+/// Instructions allowed to name a non-semantic instruction's result.
+fn non_semantic_use(inst: &crate::validate::module::Inst) -> bool {
+    matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
+        || matches!(inst.info.class, "Debug" | "Annotation")
+}
+
 /// Uses of functions, function types and type-less ids (labels, strings,
 /// imports, decoration groups) outside the instructions made for them.
 fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
@@ -73,6 +90,9 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
     let opc = inst.opcode();
     let class = inst.info.class;
     let def = m.def(id)?;
+    if def.opcode() == op::OpExtInst && non_semantic(def.ext_set) && !non_semantic_use(inst) {
+        return Some("Operand {} in semantic instruction cannot be a non-semantic instruction");
+    }
     let debug =
         matches!(class, "Debug" | "Annotation") || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
     if debug {

@@ -103,10 +103,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             r.error(ErrorKind::Layout, i, format!("{name} cannot appear before the memory model instruction"));
             continue;
         }
-        // Lines may stand anywhere after the debug names.
-        if matches!(op, op::OpLine | op::OpNoLine) && current >= Section::DebugSource {
-            continue;
-        }
         if s < current {
             r.error(ErrorKind::Layout, i, format!("{name} is in an invalid layout section (spec 2.4)"));
             continue;

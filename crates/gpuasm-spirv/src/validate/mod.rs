@@ -14,10 +14,12 @@
 
 mod capabilities;
 mod cfg;
+mod dominance;
 mod ids;
 mod interfaces;
 mod layout;
 pub mod module;
+mod operands;
 mod types;
 
 use crate::binary::BinaryError;
@@ -64,6 +66,8 @@ pub enum ErrorKind {
     /// Operand types of an instruction (loads, stores, access chains,
     /// arithmetic, composites, calls...).
     OperandType,
+    /// A definition that does not dominate a use, or a use in another function.
+    Dominance,
     /// Entry points and execution modes.
     EntryPoint,
     /// Decoration targets.
@@ -178,13 +182,15 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     }
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
-    let stages: [&dyn Fn(&mut Report); 6] = [
+    let stages: [&dyn Fn(&mut Report); 8] = [
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
         &|r| cfg::check(module, r),
         &|r| capabilities::check(module, options, r),
         &|r| types::check(module, r),
+        &|r| operands::check(module, r),
         &|r| interfaces::check(module, r),
+        &|r| dominance::check(module, r),
     ];
     for stage in stages {
         stage(&mut report);

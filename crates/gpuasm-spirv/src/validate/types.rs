@@ -6,7 +6,8 @@
 
 use super::module::Module;
 use super::{ErrorKind, Report};
-use crate::grammar::{decoration, op, OperandKind};
+use crate::binary::ExtSet;
+use crate::grammar::{capability, decoration, op, OperandKind};
 
 /// The pointee and storage class of a typed pointer type.
 fn pointer(m: &Module, ty: u32) -> Option<(u32, u32)> {
@@ -29,6 +30,10 @@ fn constant_value(m: &Module, id: u32) -> Option<u32> {
 enum Walk {
     Reached(u32),
     NonComposite,
+    /// A structure indexed by something other than an integer OpConstant.
+    StructIndexNotConstant,
+    /// (index, structure, member count)
+    StructIndexOutOfBounds(u32, u32, u32),
     Unknown,
 }
 
@@ -37,10 +42,11 @@ fn walk(m: &Module, mut ty: u32, indexes: &[u32]) -> Walk {
     for &index in indexes {
         ty = match m.def_opcode(ty) {
             Some(op::OpTypeStruct) => {
-                let Some(k) = constant_value(m, index) else { return Walk::Unknown };
+                let Some(k) = constant_value(m, index) else { return Walk::StructIndexNotConstant };
+                let members = m.operands_len_of(ty).saturating_sub(1) as u32;
                 match m.def_word(ty, 2 + k as usize) {
-                    Some(member) => member,
-                    None => return Walk::Unknown,
+                    Some(member) if k < members => member,
+                    _ => return Walk::StructIndexOutOfBounds(k, ty, members),
                 }
             }
             Some(op::OpTypeArray | op::OpTypeRuntimeArray | op::OpTypeVector | op::OpTypeMatrix) => {
@@ -74,7 +80,14 @@ fn check_access_chain(m: &Module, r: &mut Report, i: usize) {
         return;
     };
     let base = m.word(i, 2);
-    let Some((base_pointee, base_class)) = pointer(m, m.type_of(base)) else { return };
+    let base_type = m.type_of(base);
+    let Some((base_pointee, base_class)) = pointer(m, base_type) else {
+        if m.def(base).is_some() && !is_untyped_pointer(m, base_type) {
+            let b = r.id(base);
+            r.error(ErrorKind::OperandType, i, format!("The Base <id> {b} in {name} instruction must be a pointer."));
+        }
+        return;
+    };
     if base_class != result_class {
         r.error(
             ErrorKind::OperandType,
@@ -89,6 +102,19 @@ fn check_access_chain(m: &Module, r: &mut Report, i: usize) {
         return;
     }
     match walk(m, base_pointee, &indexes) {
+        Walk::StructIndexNotConstant => r.error(
+            ErrorKind::OperandType,
+            i,
+            format!("The <id> passed to {name} to index into a structure must be an OpConstant."),
+        ),
+        Walk::StructIndexOutOfBounds(k, st, members) => {
+            let st = r.id(st);
+            r.error(
+                ErrorKind::OperandType,
+                i,
+                format!("Index is out of bounds: {name} cannot find index {k} into the structure <id> {st}. This structure has {members} members. Largest valid index is {}.", members as i64 - 1),
+            );
+        }
         Walk::NonComposite => r.error(
             ErrorKind::OperandType,
             i,
@@ -126,6 +152,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
         }
         op::OpLoad => {
             let ptr = m.word(i, 2);
+            if !logical_pointer(m, r, i, "OpLoad", ptr) {
+                return;
+            }
             if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
                 if pointee != inst.result_type {
                     let (t, p) = (r.id(inst.result_type), r.id(ptr));
@@ -139,6 +168,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
         }
         op::OpStore => {
             let (ptr, object) = (m.word(i, 0), m.word(i, 1));
+            if !logical_pointer(m, r, i, "OpStore", ptr) {
+                return;
+            }
             if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
                 if m.def(object).is_some() && pointee != m.type_of(object) {
                     let (p, o) = (r.id(ptr), r.id(object));
@@ -161,6 +193,40 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
                 };
                 let t = r.id(target);
                 r.error(ErrorKind::Decoration, i, format!("{what} <id> {t} is not a struct type."));
+                return;
+            }
+            let (member, members) = (m.word(i, 1), m.operands_len_of(target).saturating_sub(1) as u32);
+            if m.def(target).is_some() && member >= members {
+                let t = r.id(target);
+                r.error(
+                    ErrorKind::Decoration,
+                    i,
+                    format!(
+                        "Index {member} provided in {} for struct <id> {t} is out of bounds. The structure has {members} members.",
+                        inst.info.name
+                    ),
+                );
+            }
+        }
+        // spirv-val looks at the signedness of 32-bit integers only.
+        op::OpTypeInt if m.word(i, 1) == 32 && m.word(i, 2) > 1 => {
+            r.error(ErrorKind::OperandType, i, format!("OpTypeInt has invalid signedness: {}", m.word(i, 2)));
+        }
+        op::OpTypeVector => {
+            let n = m.word(i, 2);
+            let vector16 = matches!(n, 8 | 16) && has_capability(m, capability::Vector16);
+            if !matches!(n, 2..=4) && !vector16 {
+                r.error(ErrorKind::OperandType, i, format!("Illegal number of components ({n}) for TypeVector"));
+            }
+        }
+        op::OpTypeImage => {
+            // Depth, Arrayed, MS and Sampled: small enumerations in literals.
+            for (k, what, max) in [(3, "Depth", 2), (4, "Arrayed", 1), (5, "MS", 1), (6, "Sampled", 2)] {
+                let v = m.word(i, k);
+                if v > max {
+                    r.error(ErrorKind::OperandType, i, format!("Invalid {what} {v} (must be at most {max})"));
+                    return;
+                }
             }
         }
         op::OpTypeArray => {
@@ -190,7 +256,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
                         | op::OpTypeRuntimeArray
                 )
             );
-            if !composite {
+            if composite {
+                check_constituents(m, r, i);
+            } else {
                 let t = r.id(inst.result_type);
                 r.error(
                     ErrorKind::OperandType,
@@ -247,6 +315,23 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
             }
         }
         op::OpDecorate => check_decoration_target(m, r, i),
+        op::OpConstant | op::OpSpecConstant | op::OpConstantNull | op::OpConstantTrue | op::OpConstantFalse
+            if limited_use(m, inst.result_type, 0) =>
+        {
+            r.error(ErrorKind::Capability, i, "Cannot form constants of 8- or 16-bit types");
+        }
+        op::OpExtInst => {
+            let Some(ExtSet::Known(set)) = inst.ext_set else { return };
+            let debug_info = matches!(set.import_name, "NonSemantic.Shader.DebugInfo.100" | "OpenCL.DebugInfo.100");
+            if debug_info && m.def_opcode(inst.result_type) != Some(op::OpTypeVoid) {
+                let name = set.instructions.iter().find(|e| e.opcode == m.word(i, 3)).map_or("", |e| e.name);
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!("{} {name}: expected result type must be a result id of OpTypeVoid", set.import_name),
+                );
+            }
+        }
         _ if inst.info.class == "Relational_and_Logical"
             && inst.opcode() != op::OpSelect
             && !is_bool_or_bool_vector(m, inst.result_type) =>
@@ -257,6 +342,10 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
         op::OpFunctionCall => {
             let f = m.word(i, 2);
             if m.def_opcode(f) != Some(op::OpFunction) {
+                if m.def(f).is_some() {
+                    let t = r.id(f);
+                    r.error(ErrorKind::OperandType, i, format!("OpFunctionCall Function <id> {t} is not a function."));
+                }
                 return;
             }
             let return_type = m.type_of(f);
@@ -296,6 +385,96 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
             }
         }
         _ => {}
+    }
+}
+
+fn has_capability(m: &Module, cap: u32) -> bool {
+    m.insts.iter().take_while(|x| x.opcode() == op::OpCapability).any(|x| m.words[x.offset + 1] == cap)
+}
+
+/// Whether `ty` holds an 8- or 16-bit number its declared capabilities only
+/// allow in storage (no Int8, Int16 or Float16).
+fn limited_use(m: &Module, ty: u32, depth: u32) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    match m.def_opcode(ty) {
+        Some(op::OpTypeInt) => match m.def_word(ty, 2) {
+            Some(8) => !has_capability(m, capability::Int8),
+            Some(16) => !has_capability(m, capability::Int16),
+            _ => false,
+        },
+        Some(op::OpTypeFloat) => {
+            m.def_word(ty, 2) == Some(16) && m.operands_len_of(ty) == 2 && !has_capability(m, capability::Float16)
+        }
+        Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeRuntimeArray) => {
+            m.def_word(ty, 2).is_some_and(|e| limited_use(m, e, depth + 1))
+        }
+        Some(op::OpTypeStruct) => (0..m.operands_len_of(ty).saturating_sub(1))
+            .any(|k| m.def_word(ty, 2 + k).is_some_and(|e| limited_use(m, e, depth + 1))),
+        _ => false,
+    }
+}
+
+/// Whether `ptr` is a pointer value, reporting it when it is not.
+fn logical_pointer(m: &Module, r: &mut Report, i: usize, opname: &str, ptr: u32) -> bool {
+    let ty = m.type_of(ptr);
+    if m.def(ptr).is_none() || pointer(m, ty).is_some() || is_untyped_pointer(m, ty) {
+        return true;
+    }
+    let p = r.id(ptr);
+    r.error(ErrorKind::OperandType, i, format!("{opname} Pointer <id> {p} is not a logical pointer."));
+    false
+}
+
+/// OpConstantComposite / OpSpecConstantComposite: one constant per
+/// element, each of the element's type.
+fn check_constituents(m: &Module, r: &mut Report, i: usize) {
+    let inst = &m.insts[i];
+    let rt = inst.result_type;
+    let name = inst.info.name;
+    let parts: Vec<u32> = (2..m.operands(i).len()).map(|k| m.word(i, k)).collect();
+    for &c in &parts {
+        let constant = m.def(c).is_some_and(|d| d.info.class == "Constant-Creation" || d.opcode() == op::OpUndef);
+        if m.def(c).is_some() && !constant {
+            let t = r.id(c);
+            r.error(ErrorKind::OperandType, i, format!("{name} Constituent <id> {t} is not a constant or undef."));
+            return;
+        }
+    }
+    // Element types by position; `None` where the rule is not checked.
+    let elements: Option<Vec<u32>> = match m.def_opcode(rt) {
+        Some(op::OpTypeVector | op::OpTypeMatrix) => {
+            let (elem, n) = (m.def_word(rt, 2).unwrap_or(0), m.def_word(rt, 3).unwrap_or(0));
+            Some(vec![elem; n as usize])
+        }
+        Some(op::OpTypeStruct) => Some((0..m.operands_len_of(rt) - 1).filter_map(|k| m.def_word(rt, 2 + k)).collect()),
+        Some(op::OpTypeArray) => {
+            let elem = m.def_word(rt, 2).unwrap_or(0);
+            m.def_word(rt, 3).and_then(|l| constant_value(m, l)).map(|n| vec![elem; n as usize])
+        }
+        _ => None,
+    };
+    let Some(elements) = elements else { return };
+    if elements.len() != parts.len() {
+        let t = r.id(rt);
+        r.error(
+            ErrorKind::OperandType,
+            i,
+            format!("{name} Constituent count does not match Result Type <id> {t}'s element count."),
+        );
+        return;
+    }
+    for (&c, &want) in parts.iter().zip(&elements) {
+        if m.def(c).is_some() && m.type_of(c) != want {
+            let (ct, t) = (r.id(c), r.id(rt));
+            r.error(
+                ErrorKind::OperandType,
+                i,
+                format!("{name} Constituent <id> {ct}s type does not match Result Type <id> {t}s element type."),
+            );
+            return;
+        }
     }
 }
 

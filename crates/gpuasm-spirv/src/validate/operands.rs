@@ -1,0 +1,496 @@
+//! Operand types of value instructions: arithmetic, relational and logical,
+//! conversion, composite and control-flow instructions take operands of the
+//! types their descriptions require (spec 3.32), parameters match the
+//! function type and returned values the return type.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::op;
+
+/// A scalar or vector of numbers or booleans.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct Shape {
+    /// OpTypeFloat, OpTypeInt or OpTypeBool.
+    base: u16,
+    width: u32,
+    count: u32,
+    /// The scalar (component) type id.
+    scalar: u32,
+    /// Floats with an explicit encoding (bfloat16, fp8...).
+    encoded: bool,
+}
+
+fn shape(m: &Module, ty: u32) -> Option<Shape> {
+    let (scalar, count) = match m.def_opcode(ty)? {
+        op::OpTypeVector => (m.def_word(ty, 2)?, m.def_word(ty, 3)?),
+        _ => (ty, 1),
+    };
+    let base = m.def_opcode(scalar)?;
+    let width = match base {
+        op::OpTypeFloat | op::OpTypeInt => m.def_word(scalar, 2)?,
+        op::OpTypeBool => 1,
+        _ => return None,
+    };
+    let encoded = base == op::OpTypeFloat && m.operands_len_of(scalar) > 2;
+    Some(Shape { base, width, count, scalar, encoded })
+}
+
+/// Kinds of types these rules do not cover (cooperative matrices and
+/// vectors, tensors...): any instruction touching them is left alone.
+fn exotic(m: &Module, ty: u32) -> bool {
+    !matches!(
+        m.def_opcode(ty),
+        Some(
+            op::OpTypeFloat
+                | op::OpTypeInt
+                | op::OpTypeBool
+                | op::OpTypeVector
+                | op::OpTypeMatrix
+                | op::OpTypeArray
+                | op::OpTypeStruct
+                | op::OpTypePointer
+                | op::OpTypeImage
+                | op::OpTypeSampler
+                | op::OpTypeSampledImage
+                | op::OpTypeVoid
+        )
+    )
+}
+
+fn is(m: &Module, ty: u32, base: u16) -> bool {
+    shape(m, ty).is_some_and(|s| s.base == base)
+}
+
+struct Checker<'a, 'w> {
+    m: &'a Module<'w>,
+    i: usize,
+}
+
+impl Checker<'_, '_> {
+    fn name(&self) -> &'static str {
+        &self.m.insts[self.i].info.name[2..]
+    }
+
+    fn fail(&self, rep: &mut Report, message: String) {
+        rep.error(ErrorKind::OperandType, self.i, message);
+    }
+
+    /// Type of value operand `k` (counting result type and result).
+    fn operand_type(&self, k: usize) -> u32 {
+        self.m.type_of(self.m.word(self.i, k))
+    }
+
+    fn scalar_operand(&self, k: usize, base: u16) -> bool {
+        shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
+    }
+
+    fn value_operands(&self) -> std::ops::Range<usize> {
+        2..self.m.operands(self.i).len()
+    }
+
+    fn check(&self, rep: &mut Report) {
+        let m = self.m;
+        let inst = &m.insts[self.i];
+        let opc = inst.opcode();
+        let rt = inst.result_type;
+        if inst.info.has_result_type && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k))) {
+            return;
+        }
+        let name = self.name();
+        match opc {
+            op::OpFAdd | op::OpFSub | op::OpFMul | op::OpFDiv | op::OpFRem | op::OpFMod | op::OpFNegate => {
+                if !is(m, rt, op::OpTypeFloat) {
+                    return self.fail(rep, format!("Expected floating scalar or vector type as Result Type: {name}"));
+                }
+                for k in self.value_operands() {
+                    if self.operand_type(k) != rt {
+                        return self.fail(
+                            rep,
+                            format!("Expected arithmetic operands to be of Result Type: {name} operand index {k}"),
+                        );
+                    }
+                }
+            }
+            op::OpIAdd
+            | op::OpISub
+            | op::OpIMul
+            | op::OpSDiv
+            | op::OpUDiv
+            | op::OpSRem
+            | op::OpSMod
+            | op::OpUMod
+            | op::OpSNegate => {
+                let Some(r) = shape(m, rt).filter(|s| s.base == op::OpTypeInt) else {
+                    return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
+                };
+                for k in self.value_operands() {
+                    match shape(m, self.operand_type(k)) {
+                        Some(s) if s.base == op::OpTypeInt && s.count == r.count && s.width == r.width => {}
+                        _ => {
+                            return self.fail(rep, format!(
+                                "Expected int scalar or vector operands of Result Type's dimension and bit width: {name} operand index {k}"
+                            ))
+                        }
+                    }
+                }
+            }
+            op::OpDot => {
+                let ok = shape(m, rt).is_some_and(|r| r.base == op::OpTypeFloat && r.count == 1)
+                    && self.operand_type(2) == self.operand_type(3)
+                    && shape(m, self.operand_type(2)).is_some_and(|s| s.count > 1 && s.scalar == rt);
+                if !ok {
+                    self.fail(
+                        rep,
+                        "Expected float vector operands of the same type whose component type is Result Type: Dot"
+                            .into(),
+                    );
+                }
+            }
+            op::OpVectorTimesScalar => {
+                let ok = shape(m, rt).is_some_and(|r| r.base == op::OpTypeFloat && r.count > 1)
+                    && self.operand_type(2) == rt
+                    && shape(m, rt).is_some_and(|r| self.operand_type(3) == r.scalar);
+                if !ok {
+                    self.fail(rep, "Expected a float vector Result Type, a vector of that type and a scalar of its component type: VectorTimesScalar".into());
+                }
+            }
+            op::OpConvertFToU | op::OpConvertFToS | op::OpConvertSToF | op::OpConvertUToF => {
+                let (out, input) = if matches!(opc, op::OpConvertFToU | op::OpConvertFToS) {
+                    (op::OpTypeInt, op::OpTypeFloat)
+                } else {
+                    (op::OpTypeFloat, op::OpTypeInt)
+                };
+                self.conversion(rep, out, input, false);
+            }
+            op::OpUConvert | op::OpSConvert => self.conversion(rep, op::OpTypeInt, op::OpTypeInt, true),
+            op::OpFConvert => self.conversion(rep, op::OpTypeFloat, op::OpTypeFloat, true),
+            _ if inst.info.class == "Relational_and_Logical" => self.relational(rep),
+            op::OpCompositeExtract => {
+                let composite = self.operand_type(2);
+                let indexes: Vec<u32> = (3..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
+                self.indexed(rep, composite, &indexes, rt);
+            }
+            op::OpCompositeConstruct => self.construct(rep),
+            op::OpCompositeInsert => {
+                let composite = self.operand_type(3);
+                if composite != rt {
+                    return self
+                        .fail(rep, "The Result Type must be the same as Composite type in OpCompositeInsert".into());
+                }
+                let indexes: Vec<u32> = (4..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
+                let object = self.operand_type(2);
+                self.indexed(rep, composite, &indexes, object);
+            }
+            op::OpVectorShuffle => {
+                let (Some(r), Some(a), Some(b)) =
+                    (shape(m, rt), shape(m, self.operand_type(2)), shape(m, self.operand_type(3)))
+                else {
+                    return self.fail(
+                        rep,
+                        "Expected vector types for Result Type and both vector operands: VectorShuffle".into(),
+                    );
+                };
+                let components = m.operands(self.i).len() - 4;
+                if r.scalar != a.scalar || a.scalar != b.scalar || r.count as usize != components {
+                    let msg = "The Result Type and both vectors of OpVectorShuffle must share a component type, one component per literal";
+                    return self.fail(rep, msg.into());
+                }
+                for k in 4..m.operands(self.i).len() {
+                    let c = m.word(self.i, k);
+                    if c != u32::MAX && c >= a.count + b.count {
+                        return self.fail(
+                            rep,
+                            format!(
+                                "Component index {c} is out of bounds for combined (Vector1 + Vector2) size of {}.",
+                                a.count + b.count
+                            ),
+                        );
+                    }
+                }
+            }
+            _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
+            op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
+                self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
+            }
+            op::OpSwitch if !self.scalar_operand(0, op::OpTypeInt) => {
+                self.fail(rep, "Selector type must be OpTypeInt".into());
+            }
+            _ => {}
+        }
+    }
+
+    /// OpCompositeConstruct: constituents fill the result's elements.
+    fn construct(&self, rep: &mut Report) {
+        let m = self.m;
+        let rt = m.insts[self.i].result_type;
+        let parts: Vec<u32> = self.value_operands().map(|k| self.operand_type(k)).collect();
+        match m.def_opcode(rt) {
+            Some(op::OpTypeVector) => {
+                let Some(r) = shape(m, rt) else { return };
+                let mut total = 0;
+                for &t in &parts {
+                    match shape(m, t) {
+                        Some(s) if s.scalar == r.scalar => total += s.count,
+                        _ => return self.fail(
+                            rep,
+                            "Expected Constituents to be scalars or vectors of the same type as Result Type components"
+                                .into(),
+                        ),
+                    }
+                }
+                if total != r.count {
+                    self.fail(rep, format!("Expected total number of given components to be equal to the size of Result Type vector: {} instead of {total}", r.count));
+                }
+            }
+            Some(op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray) => {
+                let elements: Option<Vec<u32>> = match m.def_opcode(rt) {
+                    Some(op::OpTypeStruct) => {
+                        Some((0..m.operands_len_of(rt) - 1).filter_map(|k| m.def_word(rt, 2 + k)).collect())
+                    }
+                    Some(op::OpTypeMatrix) => {
+                        let (col, n) = (m.def_word(rt, 2).unwrap_or(0), m.def_word(rt, 3).unwrap_or(0));
+                        Some(vec![col; n as usize])
+                    }
+                    _ => {
+                        let elem = m.def_word(rt, 2).unwrap_or(0);
+                        let len = m.def_word(rt, 3).filter(|&l| m.def_opcode(l) == Some(op::OpConstant));
+                        len.and_then(|l| m.def_word(l, 3)).map(|n| vec![elem; n as usize])
+                    }
+                };
+                let Some(elements) = elements else { return };
+                if elements.len() != parts.len() {
+                    return self.fail(
+                        rep,
+                        "Constituent count does not match Result Type's element count: CompositeConstruct".into(),
+                    );
+                }
+                if parts.iter().zip(&elements).any(|(a, b)| a != b) {
+                    self.fail(rep, "Expected Constituent type to be equal to the corresponding element of Result Type: CompositeConstruct".into());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Group operations whose Value has the result's type.
+    fn group(&self, rep: &mut Report) {
+        let m = self.m;
+        let info = m.insts[self.i].info;
+        let rt = m.insts[self.i].result_type;
+        for (k, spec) in info.operands.iter().enumerate() {
+            if k >= m.operands(self.i).len() {
+                break;
+            }
+            match spec.name {
+                "Value" if self.operand_type(k) != rt => {
+                    return self.fail(rep, "The type of Value must match the Result type".into());
+                }
+                "Id" if !shape(m, self.operand_type(k))
+                    .is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && m.def_word(s.scalar, 3) == Some(0)) =>
+                {
+                    return self.fail(rep, "Id must be an unsigned integer scalar".into());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn conversion(&self, rep: &mut Report, out: u16, input: u16, different_width: bool) {
+        let name = self.name();
+        let (Some(r), Some(a)) = (shape(self.m, self.m.insts[self.i].result_type), shape(self.m, self.operand_type(2)))
+        else {
+            return self.fail(rep, format!("Expected scalar or vector Result Type and input: {name}"));
+        };
+        if r.base != out {
+            self.fail(rep, format!("Expected {} scalar or vector type as Result Type: {name}", base_name(out)))
+        } else if a.base != input {
+            self.fail(rep, format!("Expected input to be {} scalar or vector: {name}", base_name(input)))
+        } else if a.count != r.count {
+            self.fail(rep, format!("Expected input to have the same dimension as Result Type: {name}"))
+        } else if different_width && a.width == r.width && !a.encoded && !r.encoded {
+            self.fail(rep, format!("Expected input to have different bit width from Result Type: {name}"))
+        }
+    }
+
+    fn relational(&self, rep: &mut Report) {
+        let m = self.m;
+        let opc = m.insts[self.i].opcode();
+        let rt = m.insts[self.i].result_type;
+        let name = self.name();
+        let Some(r) = shape(m, rt) else { return };
+        let operands: Vec<u32> = self.value_operands().map(|k| self.operand_type(k)).collect();
+        let all =
+            |base: u16| operands.iter().all(|&t| shape(m, t).is_some_and(|s| s.base == base && s.count == r.count));
+        let same = operands.windows(2).all(|w| w[0] == w[1]);
+        let ok = match opc {
+            op::OpSelect => {
+                let cond = shape(m, operands[0]);
+                cond.is_some_and(|c| c.base == op::OpTypeBool && (c.count == 1 || c.count == r.count))
+                    && operands[1] == rt
+                    && operands[2] == rt
+            }
+            op::OpAny | op::OpAll => {
+                r.count == 1 && shape(m, operands[0]).is_some_and(|s| s.base == op::OpTypeBool && s.count > 1)
+            }
+            op::OpLogicalEqual | op::OpLogicalNotEqual | op::OpLogicalOr | op::OpLogicalAnd | op::OpLogicalNot => {
+                operands.iter().all(|&t| t == rt)
+            }
+            op::OpIEqual
+            | op::OpINotEqual
+            | op::OpUGreaterThan
+            | op::OpSGreaterThan
+            | op::OpUGreaterThanEqual
+            | op::OpSGreaterThanEqual
+            | op::OpULessThan
+            | op::OpSLessThan
+            | op::OpULessThanEqual
+            | op::OpSLessThanEqual => {
+                all(op::OpTypeInt) && {
+                    let w: Vec<u32> = operands.iter().filter_map(|&t| shape(m, t)).map(|s| s.width).collect();
+                    w.windows(2).all(|p| p[0] == p[1])
+                }
+            }
+            op::OpIsNan | op::OpIsInf | op::OpIsFinite | op::OpIsNormal | op::OpSignBitSet => all(op::OpTypeFloat),
+            // The FOrd*/FUnord* comparisons, OpOrdered, OpUnordered, OpLessOrGreater.
+            _ => all(op::OpTypeFloat) && same,
+        };
+        if !ok {
+            self.fail(rep, format!("Expected operands of matching types for Result Type: {name}"));
+        }
+    }
+
+    /// OpCompositeExtract/Insert: indexing `ty` by literal `indexes` must
+    /// reach `want`.
+    fn indexed(&self, rep: &mut Report, mut ty: u32, indexes: &[u32], want: u32) {
+        let m = self.m;
+        for &index in indexes {
+            let (next, bound) = match m.def_opcode(ty) {
+                Some(op::OpTypeStruct) => {
+                    let members = m.operands_len_of(ty).saturating_sub(1) as u32;
+                    (m.def_word(ty, 2 + index as usize).filter(|_| index < members), members)
+                }
+                Some(op::OpTypeVector | op::OpTypeMatrix) => (m.def_word(ty, 2), m.def_word(ty, 3).unwrap_or(0)),
+                Some(op::OpTypeArray) => {
+                    let len = m
+                        .def_word(ty, 3)
+                        .and_then(|l| (m.def_opcode(l) == Some(op::OpConstant)).then(|| m.def_word(l, 3)).flatten());
+                    (m.def_word(ty, 2), len.unwrap_or(u32::MAX))
+                }
+                Some(op::OpTypeFloat | op::OpTypeInt | op::OpTypeBool | op::OpTypePointer) => {
+                    return self
+                        .fail(rep, "Reached non-composite type while indexes still remain to be traversed.".into());
+                }
+                _ => return,
+            };
+            if index >= bound {
+                return self.fail(
+                    rep,
+                    format!("Index is out of bounds: {} can not find index {index} into the composite", self.name()),
+                );
+            }
+            let Some(next) = next else { return };
+            ty = next;
+        }
+        if ty != want {
+            self.fail(
+                rep,
+                format!(
+                    "Result type does not match the type that results from indexing into the composite: {}",
+                    self.name()
+                ),
+            );
+        }
+    }
+}
+
+fn same_type_group_op(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("OpGroupNonUniform") else { return false };
+    matches!(
+        rest,
+        "Broadcast"
+            | "BroadcastFirst"
+            | "Shuffle"
+            | "ShuffleXor"
+            | "ShuffleUp"
+            | "ShuffleDown"
+            | "IAdd"
+            | "FAdd"
+            | "IMul"
+            | "FMul"
+            | "SMin"
+            | "UMin"
+            | "FMin"
+            | "SMax"
+            | "UMax"
+            | "FMax"
+            | "BitwiseAnd"
+            | "BitwiseOr"
+            | "BitwiseXor"
+            | "LogicalAnd"
+            | "LogicalOr"
+            | "LogicalXor"
+            | "QuadBroadcast"
+            | "QuadSwap"
+            | "RotateKHR"
+    )
+}
+
+fn exotic_operand(m: &Module, i: usize, k: usize) -> bool {
+    let o = m.operands(i)[k];
+    if o.kind.info().category != crate::grammar::Category::Id {
+        return false;
+    }
+    let t = m.type_of(m.word(i, k));
+    t != 0 && exotic(m, t)
+}
+
+fn base_name(base: u16) -> &'static str {
+    match base {
+        op::OpTypeFloat => "float",
+        op::OpTypeInt => "int",
+        _ => "bool",
+    }
+}
+
+pub(crate) fn check(m: &Module, r: &mut Report) {
+    let mut return_type = 0;
+    let mut fn_type = 0;
+    let mut param = 0;
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        match inst.opcode() {
+            op::OpFunction => {
+                return_type = inst.result_type;
+                fn_type = m.word(i, 3);
+                param = 0;
+            }
+            op::OpFunctionParameter => {
+                let want = m.def_word(fn_type, 3 + param);
+                if want.is_some_and(|t| t != inst.result_type) {
+                    let t = r.id(inst.result_type);
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        format!("OpFunctionParameter Result Type <id> {t} does not match the OpTypeFunction parameter type of the same index."),
+                    );
+                }
+                param += 1;
+            }
+            op::OpReturnValue => {
+                let value = m.word(i, 0);
+                if m.def(value).is_some() && m.type_of(value) != return_type {
+                    let v = r.id(value);
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        format!("OpReturnValue Value <id> {v}s type does not match OpFunction's return type."),
+                    );
+                }
+            }
+            _ => Checker { m, i }.check(r),
+        }
+        if r.full() {
+            return;
+        }
+    }
+}
