@@ -3,7 +3,9 @@
 //!
 //! * `spv/MANIFEST.tsv`: the shared corpus (plain run and `env_flags` run);
 //! * `glslang/VAL.tsv`, `asm/VAL.tsv`: `scripts/gen-val-verdicts` output;
-//! * `invalid/MANIFEST.tsv`: the shared negative corpus (mutated modules).
+//! * `invalid/MANIFEST.tsv`: the shared negative corpus (mutated modules);
+//! * `mutants/VAL.tsv`: our mutants of the valid corpora
+//!   (`scripts/gen-val-mutants`), with spirv-val's verdicts.
 //!
 //! A valid module we reject fails the test outright. Modules spirv-val
 //! rejects and we accept are rules not implemented yet; they are listed in
@@ -82,6 +84,11 @@ fn cases() -> Vec<Case> {
         let bytes = asm[&format!("asm/{}", row["file"])].clone();
         out.push(Case::plain(&row, bytes));
     }
+    let mutants = read_tar_xz("mutants/mutants.tar.xz");
+    for row in rows("mutants/VAL.tsv") {
+        let bytes = mutants[&row["file"]].clone();
+        out.push(Case::plain(&row, bytes));
+    }
     let invalid = read_tar_xz("invalid/invalid.tar.xz");
     for row in rows("invalid/MANIFEST.tsv") {
         let bytes = invalid[&row["file"]].clone();
@@ -96,7 +103,7 @@ const GAPS_HEADER: &str = "# Modules spirv-val rejects and gpuasm val accepts: r
 #[test]
 fn verdicts_match_spirv_val() {
     let cases = cases();
-    assert!(cases.len() > 2500, "corpus went missing: {} cases", cases.len());
+    assert!(cases.len() > 10_000, "corpus went missing: {} cases", cases.len());
     let mut false_rejects = Vec::new();
     let mut false_accepts = BTreeSet::new();
     let mut listing = String::from(GAPS_HEADER);
@@ -111,6 +118,7 @@ fn verdicts_match_spirv_val() {
             _ => {}
         }
     }
+    eprintln!("{} cases: {} false rejects, {} false accepts", cases.len(), false_rejects.len(), false_accepts.len());
     assert!(false_rejects.is_empty(), "valid modules rejected: {false_rejects:#?}");
     if std::env::var_os("GPUASM_BLESS_GAPS").is_some() {
         std::fs::write(corpus("val-known-gaps.txt"), listing).unwrap();
