@@ -9,7 +9,8 @@ mod words;
 pub use error::{BinaryError, BinaryErrorKind};
 pub use idmap::IdMap;
 pub use parser::{
-    literal_string_bytes, ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand, ParserOptions,
+    literal_string_bytes, ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand,
+    ParserOptions, StoredInstruction,
 };
 pub use words::{looks_like_hex_text, words_from_bytes, words_from_hex_text, Endian, Words};
 

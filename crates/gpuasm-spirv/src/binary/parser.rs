@@ -66,6 +66,68 @@ pub enum ExtSet {
     UnknownNonSemantic,
 }
 
+impl ExtSet {
+    /// Whether the set's instructions carry no semantics (`NonSemantic.*`).
+    pub fn is_non_semantic(self) -> bool {
+        match self {
+            ExtSet::Known(s) => s.non_semantic,
+            ExtSet::UnknownNonSemantic => true,
+        }
+    }
+
+    /// Non-semantic or one of the debug-information sets.
+    pub fn is_debug_or_non_semantic(self) -> bool {
+        self.is_non_semantic() || matches!(self, ExtSet::Known(s) if s.import_name.contains("DebugInfo"))
+    }
+}
+
+/// An instruction kept after the parser moved on: where it is in the
+/// module, and where its operands are in a list the keeper owns.
+#[derive(Clone, Debug)]
+pub struct StoredInstruction {
+    pub offset: usize,
+    pub word_count: usize,
+    pub info: &'static InstructionInfo,
+    pub result_type: u32,
+    pub result_id: u32,
+    pub ext_set: Option<ExtSet>,
+    pub operands: std::ops::Range<usize>,
+}
+
+impl StoredInstruction {
+    /// Keeps `inst`, whose operands the keeper copied to `operands`.
+    pub fn new(inst: &Instruction<'_>, operands: std::ops::Range<usize>) -> Self {
+        StoredInstruction {
+            offset: inst.offset,
+            word_count: inst.words.len(),
+            info: inst.info,
+            result_type: inst.result_type,
+            result_id: inst.result_id,
+            ext_set: inst.ext_set,
+            operands,
+        }
+    }
+
+    pub fn opcode(&self) -> u16 {
+        self.info.opcode
+    }
+
+    /// The reader's view again, over the module words and the keeper's operands.
+    #[inline]
+    pub fn view<'a>(&self, words: &'a [u32], operands: &'a [ParsedOperand]) -> Instruction<'a> {
+        Instruction {
+            words: &words[self.offset..self.offset + self.word_count],
+            offset: self.offset,
+            opcode: self.info.opcode,
+            info: self.info,
+            result_type: self.result_type,
+            result_id: self.result_id,
+            ext_set: self.ext_set,
+            operands: &operands[self.operands.clone()],
+        }
+    }
+}
+
 /// One decoded instruction, borrowing the module words and the parser's
 /// operand buffer.
 #[derive(Copy, Clone, Debug)]

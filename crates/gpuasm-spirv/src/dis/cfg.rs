@@ -7,20 +7,12 @@
 //! unreachable blocks last.
 
 use super::Printer;
-use crate::binary::{ExtSet, Instruction, ParsedOperand};
-use crate::grammar::{op, InstructionInfo};
+use crate::binary::{Instruction, ParsedOperand};
+use crate::grammar::op;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// An instruction kept until its function ends.
-struct Stored {
-    offset: usize,
-    word_count: usize,
-    info: &'static InstructionInfo,
-    result_type: u32,
-    result_id: u32,
-    ext_set: Option<ExtSet>,
-    operands: std::ops::Range<usize>,
-}
+use crate::binary::StoredInstruction as Stored;
 
 #[derive(Default, Clone)]
 struct Successors {
@@ -55,28 +47,11 @@ impl FunctionBuffer {
     pub(crate) fn push(&mut self, inst: &Instruction<'_>) {
         let start = self.operands.len();
         self.operands.extend_from_slice(inst.operands);
-        self.insts.push(Stored {
-            offset: inst.offset,
-            word_count: inst.words.len(),
-            info: inst.info,
-            result_type: inst.result_type,
-            result_id: inst.result_id,
-            ext_set: inst.ext_set,
-            operands: start..self.operands.len(),
-        });
+        self.insts.push(Stored::new(inst, start..self.operands.len()));
     }
 
     fn view<'w>(&'w self, words: &'w [u32], s: &Stored) -> Instruction<'w> {
-        Instruction {
-            words: &words[s.offset..s.offset + s.word_count],
-            offset: s.offset,
-            opcode: s.info.opcode,
-            info: s.info,
-            result_type: s.result_type,
-            result_id: s.result_id,
-            ext_set: s.ext_set,
-            operands: &self.operands[s.operands.clone()],
-        }
+        s.view(words, &self.operands)
     }
 
     fn block(&self, b: usize) -> &[Stored] {

@@ -129,11 +129,7 @@ fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
-    match set {
-        Some(ExtSet::Known(s)) => s.non_semantic || s.import_name.contains("DebugInfo"),
-        Some(ExtSet::UnknownNonSemantic) => true,
-        None => false,
-    }
+    set.is_some_and(ExtSet::is_debug_or_non_semantic)
 }
 
 pub(crate) fn check(m: &Module, r: &mut Report) {

@@ -70,11 +70,7 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
-    match set {
-        Some(ExtSet::Known(s)) => s.non_semantic,
-        Some(ExtSet::UnknownNonSemantic) => true,
-        None => false,
-    }
+    set.is_some_and(ExtSet::is_non_semantic)
 }
 
 /// Instructions allowed to name a non-semantic instruction's result.

@@ -4,7 +4,7 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
-use crate::grammar::{op, ExtInstSet};
+use crate::grammar::op;
 
 /// Sections of spec 2.4, in order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -29,13 +29,7 @@ enum Section {
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
-    match set {
-        Some(ExtSet::Known(ExtInstSet { non_semantic, import_name, .. })) => {
-            *non_semantic || import_name.contains("DebugInfo")
-        }
-        Some(ExtSet::UnknownNonSemantic) => true,
-        None => false,
-    }
+    set.is_some_and(ExtSet::is_debug_or_non_semantic)
 }
 
 /// The section a module-level instruction belongs to; `None` for

@@ -2,27 +2,14 @@
 //! order, their operands, and where each id is defined. Built once by the
 //! binary reader.
 
-use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
-use crate::grammar::{Category, InstructionInfo, OperandKind};
+use crate::binary::{
+    BinaryError, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions, StoredInstruction,
+};
+use crate::grammar::{Category, OperandKind};
 use rustc_hash::FxHashMap;
 
-/// One instruction, kept with its operands.
-#[derive(Clone, Debug)]
-pub struct Inst {
-    pub offset: usize,
-    pub info: &'static InstructionInfo,
-    pub result_type: u32,
-    pub result_id: u32,
-    pub ext_set: Option<ExtSet>,
-    word_count: usize,
-    operands: std::ops::Range<usize>,
-}
-
-impl Inst {
-    pub fn opcode(&self) -> u16 {
-        self.info.opcode
-    }
-}
+/// One instruction, kept with the range of its operands.
+pub type Inst = StoredInstruction;
 
 /// A whole module.
 pub struct Module<'w> {
@@ -50,32 +37,14 @@ impl<'w> Module<'w> {
             if inst.result_id != 0 {
                 defs.insert(inst.result_id, insts.len());
             }
-            insts.push(Inst {
-                offset: inst.offset,
-                info: inst.info,
-                result_type: inst.result_type,
-                result_id: inst.result_id,
-                ext_set: inst.ext_set,
-                word_count: inst.words.len(),
-                operands: start..operands.len(),
-            });
+            insts.push(Inst::new(&inst, start..operands.len()));
         }
         Ok(Module { words, header, insts, operands, defs })
     }
 
     /// The reader's view of instruction `i` (for printing it).
     pub fn view(&self, i: usize) -> Instruction<'_> {
-        let s = &self.insts[i];
-        Instruction {
-            words: &self.words[s.offset..s.offset + s.word_count],
-            offset: s.offset,
-            opcode: s.info.opcode,
-            info: s.info,
-            result_type: s.result_type,
-            result_id: s.result_id,
-            ext_set: s.ext_set,
-            operands: &self.operands[s.operands.clone()],
-        }
+        self.insts[i].view(self.words, &self.operands)
     }
 
     pub fn operands(&self, i: usize) -> &[ParsedOperand] {
