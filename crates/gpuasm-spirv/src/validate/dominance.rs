@@ -116,15 +116,43 @@ fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
     (idom, rpo)
 }
 
-fn dominates(idom: &[Option<usize>], a: usize, mut b: usize) -> bool {
-    loop {
-        if a == b {
-            return true;
+/// Pre- and post-order numbers of the dominator tree, so that a dominance
+/// query costs O(1) however deep the tree is.
+struct DomTree {
+    pre: Vec<u32>,
+    post: Vec<u32>,
+}
+
+impl DomTree {
+    fn new(idom: &[Option<usize>]) -> DomTree {
+        let n = idom.len();
+        let mut children = vec![Vec::new(); n];
+        for (b, d) in idom.iter().enumerate() {
+            if let Some(d) = *d {
+                if d != b {
+                    children[d].push(b);
+                }
+            }
         }
-        match idom[b] {
-            Some(p) if p != b => b = p,
-            _ => return false,
+        let (mut pre, mut post) = (vec![u32::MAX; n], vec![0; n]);
+        let (mut clock, mut stack) = (0u32, vec![(0usize, 0usize)]);
+        pre[0] = 0;
+        while let Some((b, next)) = stack.pop() {
+            if let Some(&c) = children[b].get(next) {
+                stack.push((b, next + 1));
+                clock += 1;
+                pre[c] = clock;
+                stack.push((c, 0));
+            } else {
+                clock += 1;
+                post[b] = clock;
+            }
         }
+        DomTree { pre, post }
+    }
+
+    fn dominates(&self, a: usize, b: usize) -> bool {
+        self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
     }
 }
 
@@ -153,6 +181,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let succ: Vec<Vec<usize>> =
             func.blocks.iter().map(|(_, range)| successors(m, range.end - 1, &block_index)).collect();
         let (idom, _) = dominators(&succ);
+        let tree = DomTree::new(&idom);
         let reachable = |b: usize| idom[b].is_some();
         for (b, (_, range)) in func.blocks.iter().enumerate() {
             for i in range.clone() {
@@ -176,7 +205,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                         }
                         let parent = m.word(i, k + 1);
                         if let Some(&pb) = block_index.get(&parent) {
-                            if reachable(db) && reachable(pb) && !dominates(&idom, db, pb) {
+                            if reachable(db) && reachable(pb) && !tree.dominates(db, pb) {
                                 let (name, p) = (r.id(id), r.id(parent));
                                 let this = r.id(inst.result_id);
                                 r.error(
@@ -187,7 +216,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                                 return;
                             }
                         }
-                    } else if reachable(db) && reachable(b) && db != b && !dominates(&idom, db, b) {
+                    } else if reachable(db) && reachable(b) && db != b && !tree.dominates(db, b) {
                         let (name, def_block, use_block) = (r.id(id), r.id(func.blocks[db].0), r.id(func.blocks[b].0));
                         r.error(
                             ErrorKind::Dominance,

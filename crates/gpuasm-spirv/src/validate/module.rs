@@ -5,7 +5,7 @@
 use crate::binary::{
     BinaryError, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions, StoredInstruction,
 };
-use crate::grammar::{Category, OperandKind};
+use crate::grammar::{op, Category, OperandKind};
 use rustc_hash::FxHashMap;
 
 /// One instruction, kept with the range of its operands.
@@ -19,6 +19,8 @@ pub struct Module<'w> {
     operands: Vec<ParsedOperand>,
     /// Result id → index of its defining instruction.
     pub defs: FxHashMap<u32, usize>,
+    /// The operands of every OpCapability (not the implied ones).
+    pub declared_capabilities: rustc_hash::FxHashSet<u32>,
 }
 
 impl<'w> Module<'w> {
@@ -39,7 +41,10 @@ impl<'w> Module<'w> {
             }
             insts.push(Inst::new(&inst, start..operands.len()));
         }
-        Ok(Module { words, header, insts, operands, defs })
+        let mut m = Module { words, header, insts, operands, defs, declared_capabilities: Default::default() };
+        m.declared_capabilities =
+            (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpCapability).map(|i| m.word(i, 0)).collect();
+        Ok(m)
     }
 
     /// The reader's view of instruction `i` (for printing it).
@@ -89,6 +94,28 @@ impl<'w> Module<'w> {
     /// How many operands (result type and result included) define `id`.
     pub fn operands_len_of(&self, id: u32) -> usize {
         self.defs.get(&id).map_or(0, |&i| self.insts[i].operands.len())
+    }
+
+    /// How many elements a vector, matrix, structure or array type (of
+    /// constant length) has.
+    pub fn element_count(&self, ty: u32) -> Option<u32> {
+        match self.def_opcode(ty)? {
+            op::OpTypeVector | op::OpTypeMatrix => self.def_word(ty, 3),
+            op::OpTypeStruct => Some(self.operands_len_of(ty).saturating_sub(1) as u32),
+            op::OpTypeArray => {
+                let len = self.def_word(ty, 3)?;
+                (self.def_opcode(len)? == op::OpConstant).then(|| self.def_word(len, 3)).flatten()
+            }
+            _ => None,
+        }
+    }
+
+    /// The type of element `k` of a composite type.
+    pub fn element_type(&self, ty: u32, k: usize) -> Option<u32> {
+        match self.def_opcode(ty)? {
+            op::OpTypeStruct => self.def_word(ty, 2 + k),
+            _ => self.def_word(ty, 2),
+        }
     }
 
     /// Word `k` (0 = opcode word) of the instruction defining `id`.

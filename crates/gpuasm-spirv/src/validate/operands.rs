@@ -243,28 +243,14 @@ impl Checker<'_, '_> {
                 }
             }
             Some(op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray) => {
-                let elements: Option<Vec<u32>> = match m.def_opcode(rt) {
-                    Some(op::OpTypeStruct) => {
-                        Some((0..m.operands_len_of(rt) - 1).filter_map(|k| m.def_word(rt, 2 + k)).collect())
-                    }
-                    Some(op::OpTypeMatrix) => {
-                        let (col, n) = (m.def_word(rt, 2).unwrap_or(0), m.def_word(rt, 3).unwrap_or(0));
-                        Some(vec![col; n as usize])
-                    }
-                    _ => {
-                        let elem = m.def_word(rt, 2).unwrap_or(0);
-                        let len = m.def_word(rt, 3).filter(|&l| m.def_opcode(l) == Some(op::OpConstant));
-                        len.and_then(|l| m.def_word(l, 3)).map(|n| vec![elem; n as usize])
-                    }
-                };
-                let Some(elements) = elements else { return };
-                if elements.len() != parts.len() {
+                let Some(count) = m.element_count(rt) else { return };
+                if count as usize != parts.len() {
                     return self.fail(
                         rep,
                         "Constituent count does not match Result Type's element count: CompositeConstruct".into(),
                     );
                 }
-                if parts.iter().zip(&elements).any(|(a, b)| a != b) {
+                if parts.iter().enumerate().any(|(k, &t)| Some(t) != m.element_type(rt, k)) {
                     self.fail(rep, "Expected Constituent type to be equal to the corresponding element of Result Type: CompositeConstruct".into());
                 }
             }

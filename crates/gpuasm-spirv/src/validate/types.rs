@@ -389,7 +389,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
 }
 
 fn has_capability(m: &Module, cap: u32) -> bool {
-    m.insts.iter().take_while(|x| x.opcode() == op::OpCapability).any(|x| m.words[x.offset + 1] == cap)
+    m.declared_capabilities.contains(&cap)
 }
 
 /// Whether `ty` holds an 8- or 16-bit number its declared capabilities only
@@ -442,21 +442,11 @@ fn check_constituents(m: &Module, r: &mut Report, i: usize) {
             return;
         }
     }
-    // Element types by position; `None` where the rule is not checked.
-    let elements: Option<Vec<u32>> = match m.def_opcode(rt) {
-        Some(op::OpTypeVector | op::OpTypeMatrix) => {
-            let (elem, n) = (m.def_word(rt, 2).unwrap_or(0), m.def_word(rt, 3).unwrap_or(0));
-            Some(vec![elem; n as usize])
-        }
-        Some(op::OpTypeStruct) => Some((0..m.operands_len_of(rt) - 1).filter_map(|k| m.def_word(rt, 2 + k)).collect()),
-        Some(op::OpTypeArray) => {
-            let elem = m.def_word(rt, 2).unwrap_or(0);
-            m.def_word(rt, 3).and_then(|l| constant_value(m, l)).map(|n| vec![elem; n as usize])
-        }
-        _ => None,
-    };
-    let Some(elements) = elements else { return };
-    if elements.len() != parts.len() {
+    if !matches!(m.def_opcode(rt), Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray)) {
+        return;
+    }
+    let Some(count) = m.element_count(rt) else { return };
+    if count as usize != parts.len() {
         let t = r.id(rt);
         r.error(
             ErrorKind::OperandType,
@@ -465,8 +455,8 @@ fn check_constituents(m: &Module, r: &mut Report, i: usize) {
         );
         return;
     }
-    for (&c, &want) in parts.iter().zip(&elements) {
-        if m.def(c).is_some() && m.type_of(c) != want {
+    for (k, &c) in parts.iter().enumerate() {
+        if m.def(c).is_some() && Some(m.type_of(c)) != m.element_type(rt, k) {
             let (ct, t) = (r.id(c), r.id(rt));
             r.error(
                 ErrorKind::OperandType,
