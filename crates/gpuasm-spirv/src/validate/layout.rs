@@ -32,6 +32,38 @@ fn non_semantic(set: Option<ExtSet>) -> bool {
     set.is_some_and(ExtSet::is_debug_or_non_semantic)
 }
 
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum DebugPlacement {
+    /// Only in function bodies.
+    Function,
+    /// In either place (NonSemantic.Shader.DebugInfo's lines).
+    Either,
+    /// Only among the module-level declarations.
+    Module,
+}
+
+/// Where a debug-information extended instruction may stand.
+fn debug_info_placement(m: &Module, i: usize) -> Option<DebugPlacement> {
+    let inst = &m.insts[i];
+    if inst.opcode() != op::OpExtInst {
+        return None;
+    }
+    let Some(ExtSet::Known(set)) = inst.ext_set else { return None };
+    let shader = match set.import_name {
+        "NonSemantic.Shader.DebugInfo.100" => true,
+        "OpenCL.DebugInfo.100" | "DebugInfo" => false,
+        _ => return None,
+    };
+    let number = m.word(i, 3);
+    let name = set.instructions.iter().find(|e| e.opcode == number).map_or("", |e| e.name);
+    Some(match name {
+        "DebugScope" | "DebugNoScope" | "DebugDeclare" | "DebugValue" => DebugPlacement::Function,
+        "DebugFunctionDefinition" if shader => DebugPlacement::Function,
+        "DebugLine" | "DebugNoLine" if shader => DebugPlacement::Either,
+        _ => DebugPlacement::Module,
+    })
+}
+
 /// The section a module-level instruction belongs to; `None` for
 /// instructions that only appear in function bodies.
 fn section(m: &Module, i: usize) -> Option<Section> {
@@ -65,6 +97,16 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let op = m.insts[i].opcode();
         let name = m.insts[i].info.name;
+        if let Some(placement) = debug_info_placement(m, i) {
+            if in_functions && placement == DebugPlacement::Module {
+                r.error(ErrorKind::Layout, i, "Debug info extension instructions other than DebugScope, DebugNoScope, DebugDeclare, DebugValue must appear between section 9 (types, constants, global variables) and section 10 (function declarations)");
+                continue;
+            }
+            if !in_functions && placement == DebugPlacement::Function {
+                r.error(ErrorKind::Layout, i, "DebugScope, DebugNoScope, DebugDeclare, DebugValue of debug info extension must appear in a function body");
+                continue;
+            }
+        }
         if in_functions {
             // Function bodies: module-level-only instructions may not appear.
             match section(m, i) {
