@@ -5,7 +5,7 @@
 
 use super::module::Module;
 use super::{ErrorKind, Report};
-use crate::grammar::op;
+use crate::grammar::{op, OperandKind};
 
 /// A scalar or vector of numbers or booleans.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -80,6 +80,35 @@ impl Checker<'_, '_> {
         self.m.type_of(self.m.word(self.i, k))
     }
 
+    fn float_matrix(&self, ty: u32) -> bool {
+        self.m.def_opcode(ty) == Some(op::OpTypeMatrix)
+            && self.m.def_word(ty, 2).is_some_and(|col| is(self.m, col, op::OpTypeFloat))
+    }
+
+    /// Scope operands are 32-bit integer scalars naming a scope.
+    fn scopes(&self, rep: &mut Report) {
+        let m = self.m;
+        for (k, o) in m.operands(self.i).iter().enumerate() {
+            if o.kind != OperandKind::IdScope {
+                continue;
+            }
+            let id = m.word(self.i, k);
+            if m.def(id).is_none() {
+                continue;
+            }
+            let ty = m.type_of(id);
+            if !shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
+                return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));
+            }
+            if let Some(v) = (m.def_opcode(id) == Some(op::OpConstant)).then(|| m.def_word(id, 3)).flatten() {
+                if OperandKind::Scope.enumerant(v).is_none() {
+                    let c = rep.id(id);
+                    return self.fail(rep, format!("Invalid scope value: {c} is {v}"));
+                }
+            }
+        }
+    }
+
     fn scalar_operand(&self, k: usize, base: u16) -> bool {
         shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
     }
@@ -97,6 +126,7 @@ impl Checker<'_, '_> {
             return;
         }
         let name = self.name();
+        self.scopes(rep);
         match opc {
             op::OpFAdd | op::OpFSub | op::OpFMul | op::OpFDiv | op::OpFRem | op::OpFMod | op::OpFNegate => {
                 if !is(m, rt, op::OpTypeFloat) {
@@ -209,6 +239,14 @@ impl Checker<'_, '_> {
                 }
             }
             _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
+            op::OpMatrixTimesVector | op::OpMatrixTimesScalar | op::OpMatrixTimesMatrix
+                if !self.float_matrix(self.operand_type(2)) =>
+            {
+                self.fail(rep, format!("Expected float matrix type as left operand: {name}"));
+            }
+            op::OpVectorTimesMatrix if !self.float_matrix(self.operand_type(3)) => {
+                self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+            }
             op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
                 self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
             }

@@ -503,7 +503,39 @@ fn check_decoration_target(m: &Module, r: &mut Report, i: usize) {
     r.error(ErrorKind::Decoration, i, format!("{name} decoration on target <id> {t} {need}"));
 }
 
+/// Decorations a target may carry more than once.
+const REPEATABLE: &[u32] = &[
+    decoration::FuncParamAttr,
+    decoration::UserSemantic,
+    decoration::UserTypeGOOGLE,
+    decoration::CacheControlLoadINTEL,
+    decoration::CacheControlStoreINTEL,
+];
+
+/// The same decoration twice on one id (or one member).
+fn check_duplicate_decorations(m: &Module, r: &mut Report) {
+    let mut seen: rustc_hash::FxHashSet<(u32, u32, u32)> = Default::default();
+    for i in 0..m.insts.len() {
+        let (target, member, dec) = match m.insts[i].opcode() {
+            op::OpDecorate | op::OpDecorateId | op::OpDecorateString => (m.word(i, 0), u32::MAX, m.word(i, 1)),
+            op::OpMemberDecorate | op::OpMemberDecorateString => (m.word(i, 0), m.word(i, 1), m.word(i, 2)),
+            _ => continue,
+        };
+        if REPEATABLE.contains(&dec) || seen.insert((target, member, dec)) {
+            continue;
+        }
+        let name = OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name);
+        let what = if member == u32::MAX { String::new() } else { format!(", member '{member}'") };
+        r.error(
+            ErrorKind::Decoration,
+            i,
+            format!("ID '{target}'{what} decorated with {name} multiple times is not allowed."),
+        );
+    }
+}
+
 pub(crate) fn check(m: &Module, r: &mut Report) {
+    check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
         check_instruction(m, r, i);
         if r.full() {
