@@ -37,6 +37,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut function_start = 0;
     // Still in the leading run of OpVariable of the function's first block.
     let mut variable_section = false;
+    // Still in the leading run of OpPhi of a block.
+    let mut phi_section = false;
     let mut blocks = 0;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
@@ -68,6 +70,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     has_blocks = true;
                     blocks += 1;
                     variable_section = blocks == 1;
+                    phi_section = true;
                 }
             },
             op::OpFunctionEnd => {
@@ -129,8 +132,21 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     );
                 }
             }
+            op::OpPhi if state == State::InBlock => {
+                if blocks == 1 || !phi_section {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        "OpPhi must appear within a non-entry block before all non-OpPhi instructions (except for OpLine, which can be mixed with OpPhi).",
+                    );
+                }
+                variable_section = false;
+            }
             op::OpLine | op::OpNoLine | op::OpExtInst if state == State::InBlock => {}
-            _ if state == State::InBlock => variable_section = false,
+            _ if state == State::InBlock => {
+                variable_section = false;
+                phi_section = false;
+            }
             _ => match state {
                 State::Header if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))

@@ -1,11 +1,11 @@
-//! Entry points: fragment shaders choose an origin, and every module-scope variable an entry point's
+//! Entry points: a module has one unless it is for linking, fragment shaders choose an origin, and every module-scope variable an entry point's
 //! call tree uses is listed in its OpEntryPoint (Input and Output variables
 //! before SPIR-V 1.4, every non-Function variable from 1.4 on).
 
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
-use crate::grammar::{execution_mode, execution_model, op, storage_class};
+use crate::grammar::{capability, execution_mode, execution_model, op, storage_class};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 struct EntryPoint {
@@ -88,6 +88,12 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             None => {}
         }
+    }
+    if entry_points.is_empty() && !m.declared_capabilities.contains(&capability::Linkage) {
+        r.module_error(
+            ErrorKind::EntryPoint,
+            "No OpEntryPoint instruction was found. This is only allowed if the Linkage capability is being used.",
+        );
     }
     for ep in &entry_points {
         let has = |mode| modes.contains(&(ep.function, mode));

@@ -8,7 +8,7 @@
 //! ```
 //! use gpuasm_spirv::validate::{validate, ValidatorOptions};
 //! let words = gpuasm_spirv::text::assemble(
-//!     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n", &Default::default()).unwrap();
+//!     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n", &Default::default()).unwrap();
 //! assert!(validate(&words, &ValidatorOptions::default()).is_ok());
 //! ```
 
