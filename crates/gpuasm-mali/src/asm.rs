@@ -65,28 +65,14 @@ pub fn assemble_with_warnings(text: &str) -> Result<(Vec<u32>, Diagnostics), Dia
         }
         for (name, at, l, c) in pending.drain(..) {
             if labels.insert(name.clone(), offset).is_some() {
-                diags.items.push(Diagnostic {
-                    severity: Severity::Error,
-                    line: l,
-                    column: c,
-                    span: at..at + name.len(),
-                    message: format!("label '{name}' is defined twice"),
-                    help: None,
-                });
+                diags.items.push(label_error(&name, at, l, c, "is defined twice"));
             }
         }
         offset += words.as_ref().map_or_else(|| length_for(&present), |w| w.len());
         plans.push((present, words));
     }
     for (name, at, l, c) in pending {
-        diags.items.push(Diagnostic {
-            severity: Severity::Error,
-            line: l,
-            column: c,
-            span: at..at + name.len(),
-            message: format!("label '{name}' is not followed by an instruction"),
-            help: None,
-        });
+        diags.items.push(label_error(&name, at, l, c, "is not followed by an instruction"));
     }
     let mut lengths: HashMap<usize, usize> = HashMap::new();
     let mut o = 0;
@@ -358,6 +344,18 @@ fn error(item: &Item, message: impl Into<String>) -> Diagnostic {
         column: item.column + start as u32,
         span: item.at + start..item.at + start + len,
         message,
+        help: None,
+    }
+}
+
+/// An error on the label `name` written at byte `at` (line `line`, column `column`).
+fn label_error(name: &str, at: usize, line: u32, column: u32, what: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        line,
+        column,
+        span: at..at + name.len(),
+        message: format!("label '{name}' {what}"),
         help: None,
     }
 }

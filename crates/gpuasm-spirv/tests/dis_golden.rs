@@ -5,11 +5,12 @@
 //! is ours (`scripts/gen-glslang-corpus`). Each holds `NAME.spv` and
 //! `dis.tar.xz` with `dis/NAME.<suffix>`.
 
+mod common;
+
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble_to, Options};
 use std::collections::BTreeMap;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Option set of each stored suffix (as in the corpus README).
 fn options_for(suffix: &str) -> Options {
@@ -50,28 +51,9 @@ fn split_name(path: &str) -> (String, &'static str) {
     panic!("unrecognised expected-output name {path}");
 }
 
-fn read_expected(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let compressed = std::fs::read(dir.join("dis.tar.xz")).unwrap();
-    let mut tar_bytes = Vec::new();
-    lzma_rs::xz_decompress(&mut &compressed[..], &mut tar_bytes).unwrap();
-    let mut archive = tar::Archive::new(&tar_bytes[..]);
-    let mut out = BTreeMap::new();
-    for entry in archive.entries().unwrap() {
-        let mut entry = entry.unwrap();
-        if !entry.header().entry_type().is_file() {
-            continue;
-        }
-        let path = entry.path().unwrap().to_string_lossy().into_owned();
-        let mut data = Vec::new();
-        entry.read_to_end(&mut data).unwrap();
-        out.insert(path, data);
-    }
-    out
-}
-
 fn check_corpus(name: &str) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name);
-    let expected = read_expected(&dir);
+    let expected = common::read_tar_xz(&format!("{name}/dis.tar.xz"));
     assert!(!expected.is_empty(), "no expected outputs in {}", dir.display());
     let mut per_suffix: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();

@@ -985,14 +985,21 @@ impl<'t, 'o> Assembler<'t, 'o> {
             if w == "=" {
                 return Err(self.error_here("'=' cannot follow an instruction written with !<integer>"));
             }
-            self.expected.clear();
-            match self.any_value(w) {
-                Ok(()) => {}
-                Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
-            }
-            self.cur.pos = next;
+            self.untyped_operand(w, next)?;
         }
         self.out.extend_from_slice(&self.words);
+        Ok(())
+    }
+
+    /// One operand of an instruction without a grammar (`!<integer>` or
+    /// `OpUnknown`): any literal or id, then step past it.
+    fn untyped_operand(&mut self, w: &'t str, next: Position) -> Result<(), Diagnostic> {
+        self.expected.clear();
+        match self.any_value(w) {
+            Ok(()) => {}
+            Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
+        }
+        self.cur.pos = next;
         Ok(())
     }
 
@@ -1037,12 +1044,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 return Err(self.error_here(format!("expected {left} more operands, found the next instruction")));
             }
             let (w, next) = self.cur.word();
-            self.expected.clear();
-            match self.any_value(w) {
-                Ok(()) => {}
-                Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
-            }
-            self.cur.pos = next;
+            self.untyped_operand(w, next)?;
         }
         self.out.extend_from_slice(&self.words);
         Ok(())

@@ -6,7 +6,7 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
-use crate::grammar::{op, OperandKind};
+use crate::grammar::{op, InstructionInfo, OperandKind};
 use rustc_hash::FxHashSet;
 
 /// Whether operand `k` of instruction `i` (counting every operand, result
@@ -44,6 +44,11 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
     }
 }
 
+/// The grammar's name of operand `k` (a variadic tail repeats the last).
+fn operand_name(info: &InstructionInfo, k: usize) -> &'static str {
+    info.operands.get(k).or_else(|| info.operands.last()).map_or("", |o| o.name)
+}
+
 /// Whether operand `k` of instruction `i` may name a type: in type
 /// declarations, annotations, debug instructions, extended instructions,
 /// OpFunction's function type, and any operand the grammar names a type.
@@ -64,8 +69,7 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
         }
     }
     // Grammar operand names: "Type", "Data Type", "Base Type", "Pointer Type"...
-    let ops = inst.info.operands;
-    let name = ops.get(k).or_else(|| ops.last()).map_or("", |o| o.name);
+    let name = operand_name(inst.info, k);
     name.contains("Type") || name.contains("type")
 }
 
@@ -94,10 +98,7 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
     if debug {
         return None;
     }
-    let operand_name = {
-        let ops = inst.info.operands;
-        ops.get(k).or_else(|| ops.last()).map_or("", |o| o.name)
-    };
+    let operand_name = operand_name(inst.info, k);
     match def.opcode() {
         op::OpFunction => {
             let ok = matches!(opc, op::OpEntryPoint | op::OpExecutionMode | op::OpExecutionModeId | op::OpFunctionCall)

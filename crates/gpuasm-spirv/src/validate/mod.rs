@@ -110,13 +110,10 @@ impl<'m, 'w> Report<'m, 'w> {
         if self.errors.len() >= self.limit {
             return;
         }
-        let names =
-            self.names.get_or_insert_with(|| dis::names::IdNames::friendly(self.module.words, Default::default()));
-        let view = self.module.view(inst);
-        let text = dis::instruction_text(&view, names);
+        let text = dis::instruction_text(&self.module.view(inst), self.names());
         self.errors.push(ValidationError {
             kind,
-            word_offset: view.offset,
+            word_offset: self.module.insts[inst].offset,
             message: message.into(),
             instruction: Some(text),
         });
@@ -124,12 +121,16 @@ impl<'m, 'w> Report<'m, 'w> {
 
     /// `'12[%name]'`, the way spirv-val names an id in messages.
     pub fn id(&mut self, id: u32) -> String {
-        let names =
-            self.names.get_or_insert_with(|| dis::names::IdNames::friendly(self.module.words, Default::default()));
-        match names.get(id) {
+        match self.names().get(id) {
             Some(n) => format!("'{id}[%{n}]'"),
             None => format!("'{id}[%{id}]'"),
         }
+    }
+
+    /// Friendly names, computed on the first error only.
+    fn names(&mut self) -> &dis::names::IdNames {
+        let words = self.module.words;
+        self.names.get_or_insert_with(|| dis::names::IdNames::friendly(words, Default::default()))
     }
 
     pub fn module_error(&mut self, kind: ErrorKind, message: impl Into<String>) {

@@ -102,12 +102,14 @@ impl<'w> Module<'w> {
         match self.def_opcode(ty)? {
             op::OpTypeVector | op::OpTypeMatrix => self.def_word(ty, 3),
             op::OpTypeStruct => Some(self.operands_len_of(ty).saturating_sub(1) as u32),
-            op::OpTypeArray => {
-                let len = self.def_word(ty, 3)?;
-                (self.def_opcode(len)? == op::OpConstant).then(|| self.def_word(len, 3)).flatten()
-            }
+            op::OpTypeArray => self.constant_value(self.def_word(ty, 3)?),
             _ => None,
         }
+    }
+
+    /// The (low word of the) value of an OpConstant.
+    pub fn constant_value(&self, id: u32) -> Option<u32> {
+        (self.def_opcode(id)? == op::OpConstant).then(|| self.def_word(id, 3)).flatten()
     }
 
     /// The type of element `k` of a composite type.

@@ -100,7 +100,7 @@ impl Checker<'_, '_> {
             if !shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
                 return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));
             }
-            if let Some(v) = (m.def_opcode(id) == Some(op::OpConstant)).then(|| m.def_word(id, 3)).flatten() {
+            if let Some(v) = m.constant_value(id) {
                 if OperandKind::Scope.enumerant(v).is_none() {
                     let c = rep.id(id);
                     return self.fail(rep, format!("Invalid scope value: {c} is {v}"));
@@ -388,31 +388,22 @@ impl Checker<'_, '_> {
     fn indexed(&self, rep: &mut Report, mut ty: u32, indexes: &[u32], want: u32) {
         let m = self.m;
         for &index in indexes {
-            let (next, bound) = match m.def_opcode(ty) {
-                Some(op::OpTypeStruct) => {
-                    let members = m.operands_len_of(ty).saturating_sub(1) as u32;
-                    (m.def_word(ty, 2 + index as usize).filter(|_| index < members), members)
-                }
-                Some(op::OpTypeVector | op::OpTypeMatrix) => (m.def_word(ty, 2), m.def_word(ty, 3).unwrap_or(0)),
-                Some(op::OpTypeArray) => {
-                    let len = m
-                        .def_word(ty, 3)
-                        .and_then(|l| (m.def_opcode(l) == Some(op::OpConstant)).then(|| m.def_word(l, 3)).flatten());
-                    (m.def_word(ty, 2), len.unwrap_or(u32::MAX))
-                }
+            match m.def_opcode(ty) {
+                Some(op::OpTypeStruct | op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray) => {}
                 Some(op::OpTypeFloat | op::OpTypeInt | op::OpTypeBool | op::OpTypePointer) => {
                     return self
                         .fail(rep, "Reached non-composite type while indexes still remain to be traversed.".into());
                 }
                 _ => return,
-            };
-            if index >= bound {
+            }
+            // Arrays of specialised length have no bound to check.
+            if index >= m.element_count(ty).unwrap_or(u32::MAX) {
                 return self.fail(
                     rep,
                     format!("Index is out of bounds: {} can not find index {index} into the composite", self.name()),
                 );
             }
-            let Some(next) = next else { return };
+            let Some(next) = m.element_type(ty, index as usize) else { return };
             ty = next;
         }
         if ty != want {

@@ -22,11 +22,6 @@ fn is_int_type(m: &Module, ty: u32) -> bool {
     m.def_opcode(ty) == Some(op::OpTypeInt)
 }
 
-/// The value of an integer OpConstant (low word), if `id` is one.
-fn constant_value(m: &Module, id: u32) -> Option<u32> {
-    (m.def_opcode(id)? == op::OpConstant).then(|| m.def_word(id, 3)).flatten()
-}
-
 enum Walk {
     Reached(u32),
     NonComposite,
@@ -42,9 +37,9 @@ fn walk(m: &Module, mut ty: u32, indexes: &[u32]) -> Walk {
     for &index in indexes {
         ty = match m.def_opcode(ty) {
             Some(op::OpTypeStruct) => {
-                let Some(k) = constant_value(m, index) else { return Walk::StructIndexNotConstant };
-                let members = m.operands_len_of(ty).saturating_sub(1) as u32;
-                match m.def_word(ty, 2 + k as usize) {
+                let Some(k) = m.constant_value(index) else { return Walk::StructIndexNotConstant };
+                let members = m.element_count(ty).unwrap_or(0);
+                match m.element_type(ty, k as usize) {
                     Some(member) if k < members => member,
                     _ => return Walk::StructIndexOutOfBounds(k, ty, members),
                 }
