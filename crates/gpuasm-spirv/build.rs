@@ -245,6 +245,25 @@ fn main() {
     for k in &kinds {
         let mut enums: Vec<&JsonEnumerant> = k.enumerants.iter().collect();
         enums.sort_by_key(|e| parse_value(&e.value));
+        // Which enumerants take no parameters, as a bitmask the reader tests
+        // in one step: values below 64 for value enums; for bit enums the
+        // single bits in the low half and the value 0 in bit 32.
+        let mut plain_mask = 0u64;
+        for e in &enums {
+            let v = parse_value(&e.value);
+            if !e.parameters.is_empty() {
+                continue;
+            }
+            match k.category.as_str() {
+                "ValueEnum" if v < 64 => plain_mask |= 1 << v,
+                "BitEnum" if v == 0 => plain_mask |= 1 << 32,
+                "BitEnum" if v.is_power_of_two() => plain_mask |= v as u64,
+                _ => {}
+            }
+        }
+        if k.category == "BitEnum" && !enums.iter().any(|e| parse_value(&e.value) == 0) {
+            plain_mask |= 1 << 32;
+        }
         let mut es = String::from("&[");
         for e in enums {
             write!(
@@ -267,7 +286,7 @@ fn main() {
             k.bases.iter().map(|b| format!("OperandKind::{}", kinds[resolve(k.scope, b)].ident)).collect();
         writeln!(
             out,
-            "    KindInfo {{ name: {:?}, category: Category::{}, enumerants: {es}, bases: &[{}] }},",
+            "    KindInfo {{ name: {:?}, category: Category::{}, enumerants: {es}, bases: &[{}], plain_mask: {plain_mask:#x} }},",
             k.name,
             k.category,
             bases.join(",")
@@ -379,12 +398,13 @@ fn main() {
         for i in v {
             write!(
                 s,
-                "ExtInstInfo {{ name: {:?}, opcode: {}, operands: {}, capabilities: {}, extensions: &{:?} }},",
+                "ExtInstInfo {{ name: {:?}, opcode: {}, operands: {}, capabilities: {}, extensions: &{:?}, all_ids: {} }},",
                 i.opname,
                 i.opcode,
                 operands_lit(scope, &i.operands),
                 caps_lit(&i.capabilities),
-                i.extensions
+                i.extensions,
+                i.operands.iter().all(|o| o.quantifier.is_none() && kinds[resolve(scope, &o.kind)].category == "Id")
             )
             .unwrap();
         }

@@ -1,6 +1,7 @@
 //! Arbitrary text → assembler. Must never panic; an accepted text must give
 //! a module the reader accepts (ids past the bound aside), and every error
-//! must point inside the text.
+//! must point inside the text. The shortcut for common instructions must
+//! give exactly what the general path gives, words and diagnostics.
 #![no_main]
 use gpuasm_spirv::binary::{InstructionParser, ParserOptions};
 use gpuasm_spirv::text::{assemble, AsmOptions};
@@ -10,7 +11,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     for preserve in [false, true] {
         let options = AsmOptions { preserve_numeric_ids: preserve, ..AsmOptions::default() };
-        match assemble(text, &options) {
+        let result = assemble(text, &options);
+        let general = assemble(text, &AsmOptions { general_only: true, ..options.clone() });
+        assert_eq!(format!("{result:?}"), format!("{general:?}"));
+        match result {
             Ok(words) => {
                 assert_eq!(words[0], 0x0723_0203);
                 // Walk it: must not panic (it may be invalid SPIR-V).

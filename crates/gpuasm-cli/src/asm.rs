@@ -1,12 +1,14 @@
 //! `gpuasm as`: SPIR-V assembly text to a binary, with spirv-as's options.
 
-use crate::io::{read_input, write_words, Output};
+use crate::io::{read_input, write_atomically_file, write_words, Output};
 use anyhow::{bail, Result};
 use clap::Args;
+use gpuasm_spirv::binary::words_as_le_bytes;
 use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
-use gpuasm_spirv::text::{assemble_with_warnings, AsmOptions};
+use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, AsmOptions, Diagnostics, StreamError};
 use gpuasm_spirv::TargetEnv;
-use std::path::PathBuf;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -61,12 +63,23 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
         ..AsmOptions::default()
     };
     let output = Output::from_arg(args.output.as_deref(), Some("out.spv"));
-    match assemble_with_warnings(&text, &options) {
-        Ok(assembled) => {
-            if !args.no_warnings && !assembled.warnings.items.is_empty() {
-                eprint!("{}", assembled.warnings.render(&name, &text));
+    // A file is written as the text is assembled (the binary is never
+    // whole in memory) and kept only if the text has no errors.
+    let streamed = match &output {
+        Output::File(path) => stream_to_file(path, &text, &options)?,
+        Output::Stdout => None,
+    };
+    let result = match streamed {
+        Some(result) => result,
+        None => assemble_with_warnings(&text, &options)
+            .map(|assembled| write_words(&output, &assembled.words).map(|()| assembled.warnings)),
+    };
+    match result {
+        Ok(written) => {
+            let warnings = written?;
+            if !args.no_warnings && !warnings.items.is_empty() {
+                eprint!("{}", warnings.render(&name, &text));
             }
-            write_words(&output, &assembled.words)?;
             Ok(ExitCode::SUCCESS)
         }
         Err(diags) => {
@@ -75,5 +88,40 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
             eprintln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
             Ok(ExitCode::from(1))
         }
+    }
+}
+
+type Outcome = std::result::Result<Result<Diagnostics>, Diagnostics>;
+
+/// Assembles straight into a temporary file beside `path`, then renames it.
+/// `None` when no temporary file could be made: the caller assembles in
+/// memory instead, so the text's own errors still come first.
+fn stream_to_file(path: &Path, text: &str, options: &AsmOptions) -> Result<Option<Outcome>> {
+    let mut outcome = None;
+    let mut tried = false;
+    let written = write_atomically_file(path, |file| {
+        tried = true;
+        let mut buf = std::io::BufWriter::with_capacity(1 << 16, &mut *file);
+        match assemble_to_writer(text, options, &mut buf) {
+            Ok(done) => {
+                buf.flush()?;
+                drop(buf);
+                file.seek(SeekFrom::Start(0))?;
+                file.write_all(words_as_le_bytes(&done.header))?;
+                outcome = Some(done.warnings);
+                Ok(true)
+            }
+            Err(StreamError::Io(e)) => Err(e),
+            Err(StreamError::Assembly(diags)) => {
+                outcome = Some(diags);
+                Ok(false)
+            }
+        }
+    });
+    match (written, outcome) {
+        (Ok(true), Some(warnings)) => Ok(Some(Ok(Ok(warnings)))),
+        (Ok(false), Some(diags)) => Ok(Some(Err(diags))),
+        (Err(e), _) if tried => Ok(Some(Ok(Err(e)))),
+        _ => Ok(None),
     }
 }

@@ -1,6 +1,6 @@
 //! `gpuasm dis`: SPIR-V binary to text, with spirv-dis's options.
 
-use crate::io::{read_input, write_atomically, Output};
+use crate::io::{read_input, write_atomically_file, Output};
 use anyhow::Result;
 use clap::Args;
 use gpuasm_spirv::binary::{words_from_bytes, words_from_hex_text, MAGIC};
@@ -93,13 +93,24 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
             r
         }
         Output::File(path) => {
-            // Text is about three times the binary's size.
-            let mut text = Vec::with_capacity(words.len() * 12);
-            let r = dis::disassemble_into(&words, &options, &mut text).map_err(DisError::from);
-            if r.is_ok() {
-                write_atomically(path, &text)?;
+            // Straight into a temporary file, kept only if the whole module
+            // reads (the text is never whole in memory).
+            let mut outcome = None;
+            let written = write_atomically_file(path, |file| match dis::disassemble_to(&words, &options, file) {
+                Ok(()) => Ok(true),
+                Err(DisError::Io(e)) => Err(e),
+                Err(e @ DisError::Binary(_)) => {
+                    outcome = Some(e);
+                    Ok(false)
+                }
+            });
+            match outcome {
+                Some(e) => Err(e),
+                None => {
+                    written?;
+                    Ok(())
+                }
             }
-            r
         }
     };
     match result {

@@ -4,22 +4,55 @@ use anyhow::{Context, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Reads a whole input: a path, or standard input for `-` or no path.
-pub fn read_input(path: Option<&Path>) -> Result<(Vec<u8>, String)> {
-    match path {
-        None => read_stdin(),
-        Some(p) if p == Path::new("-") => read_stdin(),
-        Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?;
-            Ok((bytes, p.display().to_string()))
+/// A whole input, read into memory or mapped.
+pub enum Input {
+    Read(Vec<u8>),
+    Mapped(memmap2::Mmap),
+}
+
+impl std::ops::Deref for Input {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Input::Read(v) => v,
+            Input::Mapped(m) => m,
         }
     }
 }
 
-fn read_stdin() -> Result<(Vec<u8>, String)> {
+/// Files at least this big are mapped rather than read: no copy, and far
+/// fewer page faults (which dominate once the tools themselves are fast).
+const MAP_AT_LEAST: u64 = 1 << 20;
+
+/// Reads a whole input: a path, or standard input for `-` or no path.
+pub fn read_input(path: Option<&Path>) -> Result<(Input, String)> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => {
+            let context = || format!("cannot read {}", p.display());
+            let file = std::fs::File::open(p).with_context(context)?;
+            let meta = file.metadata().with_context(context)?;
+            if meta.is_file() && meta.len() >= MAP_AT_LEAST {
+                // SAFETY: the map is read-only and private. If another process
+                // truncated the file while we read it, the access would fault
+                // (SIGBUS); like other tools that map their inputs (ripgrep,
+                // linkers), we accept that for a file given on the command line.
+                if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+                    return Ok((Input::Mapped(map), p.display().to_string()));
+                }
+            }
+            let mut bytes = Vec::with_capacity(meta.len() as usize);
+            (&file).read_to_end(&mut bytes).with_context(context)?;
+            Ok((Input::Read(bytes), p.display().to_string()))
+        }
+    }
+}
+
+fn read_stdin() -> Result<(Input, String)> {
     let mut bytes = Vec::new();
     std::io::stdin().lock().read_to_end(&mut bytes).context("cannot read standard input")?;
-    Ok((bytes, "<stdin>".into()))
+    Ok((Input::Read(bytes), "<stdin>".into()))
 }
 
 /// Where output goes.
@@ -51,11 +84,8 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Writes SPIR-V words, little-endian, to standard output or a file.
 pub fn write_words(output: &Output, words: &[u32]) -> Result<()> {
     let emit = |w: &mut dyn Write| -> std::io::Result<()> {
-        let mut buf = std::io::BufWriter::with_capacity(1 << 16, w);
-        for word in words {
-            buf.write_all(&word.to_le_bytes())?;
-        }
-        buf.flush()
+        w.write_all(gpuasm_spirv::binary::words_as_le_bytes(words))?;
+        w.flush()
     };
     match output {
         Output::Stdout => emit(&mut std::io::stdout().lock()).context("cannot write standard output"),
@@ -65,6 +95,15 @@ pub fn write_words(output: &Output, words: &[u32]) -> Result<()> {
 
 /// [`write_atomically`] with the content produced by `fill`.
 pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    write_atomically_file(path, |f| fill(f).map(|()| true)).map(|_| ())
+}
+
+/// [`write_atomically`] with a file `fill` may also seek in. When `fill`
+/// returns false the file is discarded and `path` left as it was.
+pub fn write_atomically_file(
+    path: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<bool>,
+) -> Result<bool> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -79,11 +118,13 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> s
         .permissions(permissions)
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    fill(tmp.as_file_mut()).with_context(|| format!("cannot write {}", path.display()))?;
+    if !fill(tmp.as_file_mut()).with_context(|| format!("cannot write {}", path.display()))? {
+        return Ok(false);
+    }
     // The rename is atomic for readers; no fsync (spirv-as/dis do not
     // either, and it would dominate the run time).
     tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(unix)]

@@ -1,5 +1,5 @@
-//! Throughput of the reader (walking with full operand decoding) and of the
-//! disassembler, on a large module.
+//! Throughput of the reader (walking with full operand decoding), of the
+//! disassembler and of the assembler, on a large module.
 //!
 //! The module comes from `GPUASM_BENCH_MODULE`, else `target/bench/big.spv`
 //! (made by `scripts/bench-vs-spirv-tools`), else the largest module of the
@@ -8,6 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
 use gpuasm_spirv::dis::{disassemble_to, Options};
+use gpuasm_spirv::text::{assemble, AsmOptions};
 use std::path::PathBuf;
 
 fn bench_module() -> (String, Vec<u32>) {
@@ -66,6 +67,18 @@ fn benches(c: &mut Criterion) {
                 text.len()
             })
         });
+    }
+    g.finish();
+
+    // The assembler, on the disassembly of the same module (throughput in
+    // bytes of text consumed).
+    let mut g = c.benchmark_group("assemble");
+    for (label, friendly) in [("friendly", true), ("raw_id", false)] {
+        let mut text = Vec::new();
+        disassemble_to(&words, &Options { friendly_names: friendly, ..Options::default() }, &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        g.bench_function(label, |b| b.iter(|| assemble(&text, &AsmOptions::default()).unwrap().len()));
     }
     g.finish();
 }

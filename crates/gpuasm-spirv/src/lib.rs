@@ -15,6 +15,7 @@
 pub mod binary;
 pub mod dis;
 pub mod grammar;
+mod name_map;
 pub mod target_env;
 pub mod text;
 pub mod validate;

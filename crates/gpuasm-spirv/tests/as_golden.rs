@@ -32,6 +32,12 @@ fn check_archive(archive: &str, dirs: &[&str]) {
             let (file, flags, status, expected) = (cols[0], cols[1], cols[2], cols[3]);
             let text = String::from_utf8_lossy(&files[&format!("{dir}/{file}")]).into_owned();
             let result = assemble(&text, &options(flags));
+            // The shortcut for common instructions must change nothing:
+            // the same words, or the same diagnostics.
+            let general = assemble(&text, &AsmOptions { general_only: true, ..options(flags) });
+            if format!("{result:?}") != format!("{general:?}") {
+                failures.push(format!("{dir}/{file} [{flags}]: the shortcut and the general path differ"));
+            }
             if status == "rejected" {
                 rejected.1 += 1;
                 match result {

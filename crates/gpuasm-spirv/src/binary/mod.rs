@@ -12,7 +12,7 @@ pub use parser::{
     literal_string_bytes, ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand,
     ParserOptions, StoredInstruction,
 };
-pub use words::{looks_like_hex_text, words_from_bytes, words_from_hex_text, Endian, Words};
+pub use words::{looks_like_hex_text, words_as_le_bytes, words_from_bytes, words_from_hex_text, Endian, Words};
 
 /// The SPIR-V magic number, as read in the module's own byte order.
 pub const MAGIC: u32 = 0x0723_0203;

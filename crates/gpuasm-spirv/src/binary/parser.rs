@@ -20,11 +20,16 @@ pub struct ParserOptions {
     /// Treat the extended sets SPIRV-Tools 2025.5 has no grammar for as
     /// unknown `NonSemantic.*` sets, as spirv-dis and spirv-as do.
     pub spirv_tools_ext_sets: bool,
+    /// Decode every instruction the general, grammar-stack way, skipping the
+    /// precomputed shortcuts. The result is the same; tests and fuzzing use
+    /// this to prove it.
+    #[doc(hidden)]
+    pub general_only: bool,
 }
 
 impl Default for ParserOptions {
     fn default() -> Self {
-        ParserOptions { check_bound: true, spirv_tools_ext_sets: true }
+        ParserOptions { check_bound: true, spirv_tools_ext_sets: true, general_only: false }
     }
 }
 
@@ -200,6 +205,9 @@ pub struct InstructionParser<'w> {
     layouts: &'static [FastInfo],
     /// Ids must be below this (the bound, or 2^32 when not checked).
     id_limit: u64,
+    /// How many nonzero ids are allowed: id `w` is fine when
+    /// `w.wrapping_sub(1) < id_span`, one comparison for both checks.
+    id_span: u32,
     expected: Vec<Expected>,
     /// Result id → its type id (type ids map to themselves, untyped results to 0).
     id_types: IdTypes,
@@ -223,6 +231,7 @@ impl<'w> InstructionParser<'w> {
             current: None,
             layouts: fast_layouts(),
             id_limit: if options.check_bound { header.bound as u64 } else { 1 << 32 },
+            id_span: if options.check_bound { header.bound.saturating_sub(1) } else { u32::MAX },
             expected: Vec::with_capacity(16),
             id_types: IdTypes::with_cap(cap),
             number_types: IdMap::with_cap(cap),
@@ -247,11 +256,89 @@ impl<'w> InstructionParser<'w> {
 
     /// The next instruction, `None` at the end or after an error.
     #[allow(clippy::should_implement_trait)]
+    #[inline]
     pub fn next(&mut self) -> Option<Result<Instruction<'_>, BinaryError>> {
         if self.failed || self.pos >= self.words.len() {
             return None;
         }
         let start = self.pos;
+        if !self.options.general_only {
+            if let Some(inst) = self.parse_static(start) {
+                return Some(Ok(inst));
+            }
+        }
+        self.next_general(start)
+    }
+
+    /// The common case, kept small enough to inline: a non-type instruction
+    /// whose operands fit its precomputed layout, every id in range, every
+    /// enumerant known and without parameters, the result id new. `None`
+    /// (having changed nothing) sends the instruction down the general path.
+    #[inline(always)]
+    fn parse_static(&mut self, start: usize) -> Option<Instruction<'w>> {
+        let words = self.words;
+        let first = words[start];
+        let wc = (first >> 16) as usize;
+        let inst = words.get(start..start + wc)?;
+        let index = grammar::instruction_index(first as u16)?;
+        let fast = &self.layouts[index];
+        let count = wc.wrapping_sub(1);
+        if count.wrapping_sub(fast.fit_min as usize) >= fast.fit_range as usize || fast.is_type {
+            return None;
+        }
+        let span = self.id_span;
+        let live = if count >= 64 { u64::MAX } else { (1u64 << count) - 1 };
+        let ids = fast.id_mask & live;
+        let bad = if ids == live {
+            // Every operand is an id (the usual case): one straight loop.
+            inst[1..].iter().fold(false, |bad, &w| bad | (w.wrapping_sub(1) >= span))
+        } else {
+            let mut ids = ids;
+            let mut bad = false;
+            while ids != 0 {
+                let k = ids.trailing_zeros() as usize;
+                ids &= ids - 1;
+                bad |= inst[k + 1].wrapping_sub(1) >= span;
+            }
+            bad
+        };
+        if bad {
+            return None;
+        }
+        let layout: &'static [ParsedOperand] = &fast.layout[..count];
+        let mut enums = fast.enum_mask & live;
+        while enums != 0 {
+            let k = enums.trailing_zeros() as usize;
+            enums &= enums - 1;
+            if !enum_without_parameters(layout[k].kind, inst[k + 1]) {
+                return None;
+            }
+        }
+        let result_type = if fast.result_type_at != 0 { inst[fast.result_type_at as usize] } else { 0 };
+        let mut result_id = 0;
+        if fast.result_at != 0 {
+            result_id = inst[fast.result_at as usize];
+            if !self.id_types.define(result_id, result_type) {
+                return None;
+            }
+        }
+        self.pos = start + wc;
+        self.current = Some(layout);
+        let info = fast.info;
+        Some(Instruction {
+            words: inst,
+            offset: start,
+            opcode: info.opcode,
+            info,
+            result_type,
+            result_id,
+            ext_set: None,
+            operands: layout,
+        })
+    }
+
+    #[inline(never)]
+    fn next_general(&mut self, start: usize) -> Option<Result<Instruction<'_>, BinaryError>> {
         match self.parse_one(start) {
             Ok((info, result_type, result_id, ext_set)) => {
                 let wc = (self.words[start] >> 16) as usize;
@@ -291,64 +378,20 @@ impl<'w> InstructionParser<'w> {
         }
         let index =
             grammar::instruction_index(opcode).ok_or_else(|| BinaryError::new(K::UnknownOpcode { opcode }, start))?;
-        let info = &grammar::INSTRUCTIONS[index];
         let fast = &self.layouts[index];
+        let info = fast.info;
         let inst = &words[start..start + wc];
 
         let mut st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
-        let count = wc - 1;
-        let prefix = info.fast_prefix as usize;
-        let static_fit = if info.fast_tail {
-            count >= prefix && count <= fast.layout.len()
-        } else {
-            count == prefix && fast.rest_optional
-        };
-        if static_fit {
-            // Every operand's place and kind is known from the opcode and
-            // word count alone: hand out the precomputed layout.
-            let layout = &fast.layout[..count];
-            let live = if count >= 64 { u64::MAX } else { (1u64 << count) - 1 };
-            // Ids: bit k stands for word k + 1. Zero or past the bound is
-            // an error; the slow path names it precisely.
-            let mut ids = fast.id_mask & live;
-            while ids != 0 {
-                let k = ids.trailing_zeros() as usize;
-                ids &= ids - 1;
-                let word = inst[k + 1];
-                if word == 0 || word as u64 >= self.id_limit {
-                    st.w = k + 1;
-                    return Err(self.check_id(info, layout[k].kind, word, start + k + 1, &mut st).unwrap_err());
-                }
-            }
-            let mut fits = true;
-            let mut enums = fast.enum_mask & live;
-            while enums != 0 {
-                let k = enums.trailing_zeros() as usize;
-                enums &= enums - 1;
-                if !enum_without_parameters(layout[k].kind, inst[k + 1]) {
-                    fits = false;
-                    break;
-                }
-            }
-            if fast.result_type_at != 0 {
-                st.result_type = inst[fast.result_type_at as usize];
-            }
-            if fast.result_at != 0 {
-                st.result_id = inst[fast.result_at as usize];
-            }
-            if fits {
-                self.current = Some(layout);
-            } else {
-                st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
-                self.current = None;
-                self.operands.clear();
-                let n = self.parse_fast(info, inst, start, &mut st)?;
-                self.parse_general(info, n, inst, start, &mut st)?;
-            }
-        } else {
-            self.current = None;
+        // The static layouts were tried (see `parse_static`); what is left
+        // needs the general path, after two shortcuts for frequent cases.
+        self.current = None;
+        self.operands.clear();
+        let general_only = self.options.general_only;
+        if general_only || !self.parse_common_variable(opcode, inst, &mut st) {
+            st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
             self.operands.clear();
-            let n = self.parse_fast(info, inst, start, &mut st)?;
+            let n = if general_only { 0 } else { self.parse_fast(info, inst, start, &mut st)? };
             self.parse_general(info, n, inst, start, &mut st)?;
         }
 
@@ -375,6 +418,70 @@ impl<'w> InstructionParser<'w> {
             }
         }
         Ok((info, st.result_type, st.result_id, st.ext_set))
+    }
+
+    /// The two frequent instructions whose layout depends on earlier ones:
+    /// `OpExtInst` of an all-id extended instruction and `OpConstant` /
+    /// `OpSpecConstant`. False when the instruction is anything else or
+    /// anything about it is unusual; the general path then starts over and
+    /// reports what is wrong.
+    #[inline]
+    fn parse_common_variable(&mut self, opcode: u16, inst: &[u32], st: &mut State) -> bool {
+        let wc = inst.len();
+        let ids_ok = |ids: &[u32], span: u32| ids.iter().all(|&w| w.wrapping_sub(1) < span);
+        let plain = |offset: usize, kind: OperandKind| ParsedOperand {
+            offset: offset as u16,
+            num_words: 1,
+            kind,
+            number: NumberKind::None,
+        };
+        match opcode {
+            op::OpExtInst if wc >= 5 && ids_ok(&inst[1..4], self.id_span) => {
+                let Some(ExtSet::Known(set)) = self.imports.get(inst[3]) else { return false };
+                let Some(ei) = set.instruction(inst[4]) else { return false };
+                if !ei.all_ids || ei.operands.len() != wc - 5 || !ids_ok(&inst[5..], self.id_span) {
+                    return false;
+                }
+                self.operands.extend_from_slice(&[
+                    plain(1, OperandKind::IdResultType),
+                    plain(2, OperandKind::IdResult),
+                    plain(3, OperandKind::IdRef),
+                    ParsedOperand {
+                        offset: 4,
+                        num_words: 1,
+                        kind: OperandKind::LiteralExtInstInteger,
+                        number: NumberKind::Unsigned(32),
+                    },
+                ]);
+                self.operands.extend(ei.operands.iter().enumerate().map(|(i, spec)| plain(5 + i, spec.kind)));
+                st.ext_set = Some(ExtSet::Known(set));
+            }
+            op::OpConstant | op::OpSpecConstant if wc >= 4 && ids_ok(&inst[1..3], self.id_span) => {
+                let number = match self.number_types.get(inst[1]) {
+                    Some(
+                        n @ (NumberKind::Unsigned(width)
+                        | NumberKind::Signed(width)
+                        | NumberKind::Float(FloatFormat { width, .. })),
+                    ) if (width as usize).div_ceil(32).max(1) == wc - 3 => n,
+                    _ => return false,
+                };
+                self.operands.extend_from_slice(&[
+                    plain(1, OperandKind::IdResultType),
+                    plain(2, OperandKind::IdResult),
+                    ParsedOperand {
+                        offset: 3,
+                        num_words: (wc - 3) as u16,
+                        kind: OperandKind::LiteralContextDependentNumber,
+                        number,
+                    },
+                ]);
+            }
+            _ => return false,
+        }
+        st.result_type = inst[1];
+        st.result_id = inst[2];
+        st.w = wc;
+        true
     }
 
     /// The fast-path operands (see [`InstructionInfo::fast_prefix`]).
@@ -761,8 +868,10 @@ struct FastInfo {
     /// Operand layout for the fast prefix (and, with `fast_tail`, up to
     /// `MAX_STATIC_TAIL` repetitions of the tail operand).
     layout: Vec<ParsedOperand>,
-    /// Every operand after the fast prefix is optional or repeated.
-    rest_optional: bool,
+    /// The layout fits operand counts `fit_min .. fit_min + fit_range`.
+    fit_min: u8,
+    fit_range: u8,
+    info: &'static InstructionInfo,
     /// The instruction declares a type (SPIRV-Tools' `spvOpcodeGeneratesType`).
     is_type: bool,
     /// Word index of the result id within the instruction (0: none).
@@ -817,13 +926,20 @@ fn fast_layouts() -> &'static [FastInfo] {
                         _ => {}
                     }
                 }
+                let fit_range = if info.fast_tail {
+                    (layout.len() - prefix + 1) as u8
+                } else {
+                    info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One) as u8
+                };
                 FastInfo {
                     id_mask,
                     enum_mask,
                     result_type_at,
                     result_at,
                     layout,
-                    rest_optional: info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One),
+                    fit_min: prefix as u8,
+                    fit_range,
+                    info,
                     is_type: info.class == "Type-Declaration" && info.has_result,
                     result_offset: info
                         .operands
@@ -839,19 +955,15 @@ fn fast_layouts() -> &'static [FastInfo] {
 /// A known enumerant (or mask of known bits) none of which takes parameters.
 #[inline]
 fn enum_without_parameters(kind: OperandKind, word: u32) -> bool {
-    if kind.info().category == Category::ValueEnum {
+    let info = kind.info();
+    if info.category == Category::ValueEnum {
+        if word < 64 {
+            return info.plain_mask >> word & 1 != 0;
+        }
         return kind.enumerant(word).is_some_and(|e| e.parameters.is_empty());
     }
     if word == 0 {
-        return kind.enumerant(0).is_none_or(|e| e.parameters.is_empty());
+        return info.plain_mask >> 32 & 1 != 0;
     }
-    let mut bits = word;
-    while bits != 0 {
-        let bit = bits & bits.wrapping_neg();
-        bits ^= bit;
-        if !kind.enumerant(bit).is_some_and(|e| e.parameters.is_empty()) {
-            return false;
-        }
-    }
-    true
+    word & !(info.plain_mask as u32) == 0
 }

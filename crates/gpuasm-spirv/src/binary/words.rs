@@ -92,3 +92,13 @@ pub fn words_from_hex_text(text: &[u8]) -> Result<(Vec<u32>, Endian), BinaryErro
     }
     Ok((words, Endian::Little))
 }
+
+/// The little-endian bytes of `words`, as a module file holds them, without
+/// a copy.
+pub fn words_as_le_bytes(words: &[u32]) -> &[u8] {
+    #[cfg(target_endian = "big")]
+    compile_error!("gpuasm-spirv assumes a little-endian host");
+    // SAFETY: u32 has no padding and every byte pattern is a valid u8; the
+    // slice covers exactly the memory of `words`, which it borrows.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, std::mem::size_of_val(words)) }
+}

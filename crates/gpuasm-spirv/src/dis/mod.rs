@@ -108,8 +108,11 @@ fn run<'a>(
     sink: Option<&'a mut dyn Write>,
 ) -> Result<(), DisError> {
     let header = Header::read(words)?;
-    let parser_options =
-        ParserOptions { check_bound: options.check_bound, spirv_tools_ext_sets: !options.all_ext_inst_names };
+    let parser_options = ParserOptions {
+        check_bound: options.check_bound,
+        spirv_tools_ext_sets: !options.all_ext_inst_names,
+        ..ParserOptions::default()
+    };
     let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
     let mut p = Printer::new(options, &names, std::mem::take(out), sink);
     if options.header {

@@ -86,6 +86,10 @@ pub struct KindInfo {
     pub enumerants: &'static [Enumerant],
     /// For composite kinds, the kinds of the pair.
     pub bases: &'static [OperandKind],
+    /// The enumerants that take no parameters: for value enums bit `v` for
+    /// each value `v < 64`; for bit enums each such single bit, and bit 32
+    /// when the value 0 is one (or is not an enumerant at all).
+    pub plain_mask: u64,
 }
 
 /// One core instruction.
@@ -126,6 +130,9 @@ pub struct ExtInstInfo {
     pub operands: &'static [OperandSpec],
     pub capabilities: &'static [u32],
     pub extensions: &'static [&'static str],
+    /// Every operand is exactly one id (no literals, enumerants or
+    /// quantifiers), so its layout follows from the word count.
+    pub all_ids: bool,
 }
 
 /// An extended instruction set grammar.
@@ -167,24 +174,21 @@ impl OperandKind {
 
     /// Looks up an enumerant by its name or one of its aliases.
     pub fn enumerant_by_name(self, name: &str) -> Option<&'static Enumerant> {
-        type Map = rustc_hash::FxHashMap<&'static str, &'static Enumerant>;
+        type Map = crate::name_map::NameMap<&'static Enumerant>;
         static MAPS: std::sync::OnceLock<Vec<Map>> = std::sync::OnceLock::new();
         let maps = MAPS.get_or_init(|| {
             KINDS
                 .iter()
                 .map(|info| {
-                    let mut m = Map::default();
-                    for e in info.enumerants {
-                        m.entry(e.name).or_insert(e);
-                        for a in e.aliases {
-                            m.entry(*a).or_insert(e);
-                        }
-                    }
-                    m
+                    Map::new(
+                        info.enumerants
+                            .iter()
+                            .flat_map(|e| std::iter::once((e.name, e)).chain(e.aliases.iter().map(move |a| (*a, e)))),
+                    )
                 })
                 .collect()
         });
-        maps[self as usize].get(name).copied()
+        maps[self as usize].get(name)
     }
 }
 
@@ -237,9 +241,9 @@ impl Enumerant {
 
 /// Looks up a core instruction by name (with `Op` prefix) or alias.
 pub fn instruction_by_name(name: &str) -> Option<&'static InstructionInfo> {
-    static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, u16>> = std::sync::OnceLock::new();
-    let map = MAP.get_or_init(|| OPCODE_NAMES.iter().copied().collect());
-    map.get(name).map(|&i| &INSTRUCTIONS[i as usize])
+    static MAP: std::sync::OnceLock<crate::name_map::NameMap<u16>> = std::sync::OnceLock::new();
+    let map = MAP.get_or_init(|| crate::name_map::NameMap::new(OPCODE_NAMES.iter().copied()));
+    map.get(name).map(|i| &INSTRUCTIONS[i as usize])
 }
 
 /// Finds the extended instruction set an `OpExtInstImport` string selects.
@@ -258,6 +262,13 @@ impl ExtInstSet {
     #[inline]
     pub fn instruction(&self, opcode: u32) -> Option<&'static ExtInstInfo> {
         let v = self.instructions;
+        // Most sets number their instructions densely: try the direct slot.
+        let first = v.first().map_or(0, |i| i.opcode);
+        if let Some(i) = v.get(opcode.wrapping_sub(first) as usize) {
+            if i.opcode == opcode {
+                return Some(i);
+            }
+        }
         v.binary_search_by_key(&opcode, |i| i.opcode).ok().map(|i| &v[i])
     }
 

@@ -12,8 +12,11 @@ use super::cursor::{Cursor, Position};
 use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
 use super::literal::{self, NumberError, NumberType};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
+use crate::name_map::{hash_name, same_name};
 use crate::target_env::TargetEnv;
 use hashbrown::HashTable;
+
+mod fast;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Assembler switches, one per spirv-as option (plus ours).
@@ -29,11 +32,16 @@ pub struct AsmOptions {
     pub generator: u32,
     /// Stop after this many errors.
     pub max_errors: usize,
+    /// Read every instruction the general way, skipping the shortcut for
+    /// common instructions. The result is the same; tests and fuzzing use
+    /// this to prove it.
+    #[doc(hidden)]
+    pub general_only: bool,
 }
 
 impl Default for AsmOptions {
     fn default() -> Self {
-        AsmOptions { target_env: None, preserve_numeric_ids: false, generator: 0, max_errors: 50 }
+        AsmOptions { target_env: None, preserve_numeric_ids: false, generator: 0, max_errors: 50, general_only: false }
     }
 }
 
@@ -60,27 +68,91 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Vec<u32>, Diagnostic
 
 /// Like [`assemble`], also returning warnings.
 pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assembled, Diagnostics> {
+    let mut a = run_assembler(text, options, None).map_err(|e| match e {
+        StreamError::Assembly(d) => d,
+        StreamError::Io(_) => unreachable!("no sink, no I/O"),
+    })?;
+    let mut words = std::mem::take(&mut a.out);
+    words[..5].copy_from_slice(&a.header());
+    Ok(Assembled { words, warnings: a.diags })
+}
+
+/// A module assembled by [`assemble_to_writer`]: its final header and the
+/// warnings.
+#[derive(Clone, Debug)]
+pub struct Streamed {
+    /// The five header words. The writer received five zero words in their
+    /// place (the bound is known only at the end): write these over the
+    /// first 20 bytes.
+    pub header: [u32; 5],
+    pub warnings: Diagnostics,
+}
+
+/// Why [`assemble_to_writer`] failed.
+#[derive(Debug)]
+pub enum StreamError {
+    /// The text has errors. What was written is incomplete: discard it.
+    Assembly(Diagnostics),
+    Io(std::io::Error),
+}
+
+/// Assembles `text`, writing the module's little-endian bytes to `out` as
+/// it goes, so the whole binary is never held in memory (the command line
+/// uses this to write files). See [`Streamed::header`] for the header.
+///
+/// ```
+/// use gpuasm_spirv::text::{assemble, assemble_to_writer, AsmOptions};
+/// let text = "OpCapability Shader\n%void = OpTypeVoid\n";
+/// let mut bytes = Vec::new();
+/// let done = assemble_to_writer(text, &AsmOptions::default(), &mut bytes).unwrap();
+/// for (i, w) in done.header.iter().enumerate() {
+///     bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+/// }
+/// let words = assemble(text, &AsmOptions::default()).unwrap();
+/// assert_eq!(bytes, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+/// ```
+pub fn assemble_to_writer(
+    text: &str,
+    options: &AsmOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<Streamed, StreamError> {
+    let mut a = run_assembler(text, options, Some(out))?;
+    a.flush_out();
+    if let Some(e) = a.io_error.take() {
+        return Err(StreamError::Io(e));
+    }
+    Ok(Streamed { header: a.header(), warnings: std::mem::take(&mut a.diags) })
+}
+
+/// Runs the assembler (twice with `preserve_numeric_ids`) and checks the
+/// definitions; the assembler is returned for its output and warnings.
+fn run_assembler<'t, 'o>(
+    text: &'t str,
+    options: &'o AsmOptions,
+    sink: Option<&'o mut dyn std::io::Write>,
+) -> Result<Assembler<'t, 'o>, StreamError> {
     let preserve = if options.preserve_numeric_ids {
         // A dry run collects every numeric id name first (spirv-as does the
         // same), so that other names can fill the gaps around them.
-        let mut dry = Assembler::new(text, options, FxHashSet::default());
+        let mut dry = Assembler::new(text, options, FxHashSet::default(), None);
         dry.run();
         if dry.diags.has_errors() {
-            return Err(dry.diags);
+            return Err(StreamError::Assembly(dry.diags));
         }
         dry.numeric_ids()
     } else {
         FxHashSet::default()
     };
-    let mut a = Assembler::new(text, options, preserve);
+    let mut a = Assembler::new(text, options, preserve, sink);
     a.run();
     if a.diags.has_errors() {
-        return Err(a.diags);
+        return Err(StreamError::Assembly(std::mem::take(&mut a.diags)));
+    }
+    if let Some(e) = a.io_error.take() {
+        return Err(StreamError::Io(e));
     }
     a.check_definitions();
-    let mut words = std::mem::take(&mut a.out);
-    words[..5].copy_from_slice(&[crate::binary::MAGIC, a.version.word(), options.generator, a.ids.bound, 0]);
-    Ok(Assembled { words, warnings: a.diags })
+    Ok(a)
 }
 
 /// spirv-as's default version: a `; Version: 1.N` line among the comments
@@ -173,12 +245,6 @@ struct Ids<'t> {
     numeric_cap: usize,
 }
 
-#[inline]
-fn hash_name(name: &str) -> u64 {
-    use std::hash::BuildHasher;
-    std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(name.as_bytes())
-}
-
 /// The first place `name` (with its `%`) stands as a whole word.
 fn find_id_use(text: &str, name: &str) -> Option<usize> {
     let b = text.as_bytes();
@@ -224,9 +290,10 @@ impl<'t> Ids<'t> {
     fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
         Ids {
             text,
-            // About one new name per 40 bytes of disassembled text; sizing up
-            // front avoids holding two tables while one grows.
-            names: HashTable::with_capacity(text.len() / 40),
+            // Disassembled text names most ids by number (kept out of this
+            // table), so the table grows as names come rather than being
+            // sized from the text.
+            names: HashTable::with_capacity(256),
             next: 1,
             bound: 1,
             preserve,
@@ -268,8 +335,9 @@ impl<'t> Ids<'t> {
         let hash = if small.is_none() {
             let hash = hash_name(name);
             let text = self.text;
-            if let Some(&(_, _, id)) =
-                self.names.find(hash, |&(s, l, _)| &text.as_bytes()[s as usize..(s + l) as usize] == name.as_bytes())
+            if let Some(&(_, _, id)) = self
+                .names
+                .find(hash, |&(s, l, _)| same_name(&text.as_bytes()[s as usize..(s + l) as usize], name.as_bytes()))
             {
                 return id;
             }
@@ -347,10 +415,22 @@ struct Assembler<'t, 'o> {
     opcode_at: Option<(Position, usize)>,
     result_type_id: u32,
     ext_set: Option<Import>,
+    /// Where finished words go when streaming; `out` is then a buffer.
+    sink: Option<&'o mut dyn std::io::Write>,
+    io_error: Option<std::io::Error>,
 }
 
+/// Words the streaming assembler collects before writing them out.
+const STREAM_CHUNK_WORDS: usize = 1 << 14;
+
 impl<'t, 'o> Assembler<'t, 'o> {
-    fn new(text: &'t str, options: &'o AsmOptions, preserve: FxHashSet<u32>) -> Self {
+    fn new(
+        text: &'t str,
+        options: &'o AsmOptions,
+        preserve: FxHashSet<u32>,
+        sink: Option<&'o mut dyn std::io::Write>,
+    ) -> Self {
+        let capacity = if sink.is_some() { STREAM_CHUNK_WORDS + 0x1_0000 } else { 5 + text.len() / 10 };
         Assembler {
             text,
             version: options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text)),
@@ -361,9 +441,10 @@ impl<'t, 'o> Assembler<'t, 'o> {
             value_types: FxHashMap::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),
-            // Room for the header; text is about 12 bytes a word.
+            // Room for the header; text is about 12 bytes a word. When
+            // streaming, a chunk and the longest instruction.
             out: {
-                let mut v = Vec::with_capacity(5 + text.len() / 10);
+                let mut v = Vec::with_capacity(capacity);
                 v.resize(5, 0);
                 v
             },
@@ -375,7 +456,26 @@ impl<'t, 'o> Assembler<'t, 'o> {
             opcode_at: None,
             result_type_id: 0,
             ext_set: None,
+            sink,
+            io_error: None,
         }
+    }
+
+    /// The five header words, once the text is assembled.
+    fn header(&self) -> [u32; 5] {
+        [crate::binary::MAGIC, self.version.word(), self.options.generator, self.ids.bound, 0]
+    }
+
+    /// Streaming: writes out the buffered words. Once the text has an error
+    /// (the output will be discarded) or a write failed, words are dropped.
+    fn flush_out(&mut self) {
+        let Some(sink) = self.sink.as_mut() else { return };
+        if self.io_error.is_none() && !self.diags.has_errors() {
+            if let Err(e) = sink.write_all(crate::binary::words_as_le_bytes(&self.out)) {
+                self.io_error = Some(e);
+            }
+        }
+        self.out.clear();
     }
 
     fn numeric_ids(&self) -> FxHashSet<u32> {
@@ -409,6 +509,9 @@ impl<'t, 'o> Assembler<'t, 'o> {
                     return;
                 }
                 self.recover(start);
+            }
+            if self.out.len() >= STREAM_CHUNK_WORDS {
+                self.flush_out();
             }
             if !self.cur.advance() {
                 break;
@@ -458,6 +561,15 @@ impl<'t, 'o> Assembler<'t, 'o> {
     }
 
     fn instruction(&mut self) -> Result<(), Diagnostic> {
+        let start = self.cur.pos;
+        self.result_type_id = 0;
+        self.ext_set = None;
+        if !self.options.general_only {
+            match self.fast_instruction() {
+                fast::Fast::Done(r) => return r,
+                fast::Fast::GiveUp => self.cur.pos = start,
+            }
+        }
         self.words.clear();
         self.expected.clear();
         self.info = None;

@@ -42,6 +42,12 @@ impl<'t> Cursor<'t> {
         Cursor { src, text: src.as_bytes(), pos: Position::default() }
     }
 
+    /// The whole text (up to a NUL), as bytes.
+    #[inline]
+    pub fn text_bytes(&self) -> &'t [u8] {
+        self.text
+    }
+
     pub fn has_text(&self) -> bool {
         self.pos.index < self.text.len()
     }
@@ -170,8 +176,15 @@ fn scan_word(text: &[u8], start: usize) -> usize {
     i
 }
 
+/// Whether a word ending at `index` really ends there: the end of the
+/// text or a delimiter (not a quote or backslash, which continue it).
 #[inline]
-fn starts_with_op(text: &[u8], index: usize) -> bool {
+pub fn is_word_end(text: &[u8], index: usize) -> bool {
+    text.get(index).is_none_or(|&c| CLASS[c as usize] == 1)
+}
+
+#[inline]
+pub fn starts_with_op(text: &[u8], index: usize) -> bool {
     text.len() >= index + 3 && text[index] == b'O' && text[index + 1] == b'p' && text[index + 2].is_ascii_uppercase()
 }
 

@@ -10,5 +10,7 @@ mod cursor;
 pub mod diagnostic;
 pub mod literal;
 
-pub use assemble::{assemble, assemble_with_warnings, AsmOptions, Assembled};
+pub use assemble::{
+    assemble, assemble_to_writer, assemble_with_warnings, AsmOptions, Assembled, StreamError, Streamed,
+};
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};

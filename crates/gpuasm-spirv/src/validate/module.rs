@@ -26,8 +26,7 @@ pub struct Module<'w> {
 impl<'w> Module<'w> {
     /// Reads a module; a binary that does not parse is an error.
     pub fn read(words: &'w [u32]) -> Result<Module<'w>, BinaryError> {
-        let mut parser =
-            InstructionParser::new(words, ParserOptions { check_bound: true, spirv_tools_ext_sets: true })?;
+        let mut parser = InstructionParser::new(words, ParserOptions::default())?;
         let header = *parser.header();
         let mut insts = Vec::new();
         let mut operands = Vec::new();
