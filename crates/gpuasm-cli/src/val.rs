@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
-use gpuasm_spirv::validate::{validate, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, Limits, ValidatorOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +20,61 @@ pub struct ValArgs {
     /// Stop after this many errors.
     #[arg(long, default_value_t = 100)]
     max_errors: usize,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Universal limits (spec 2.17); each defaults to the specification's
+/// minimum, as in spirv-val.
+#[derive(Args)]
+#[command(next_help_heading = "Universal limits")]
+struct LimitArgs {
+    /// Most members of an OpTypeStruct [default: 16383]
+    #[arg(long, value_name = "N")]
+    max_struct_members: Option<u32>,
+    /// Deepest nesting of structs in structs [default: 255]
+    #[arg(long, value_name = "N")]
+    max_struct_depth: Option<u32>,
+    /// Most Function-storage variables in the module [default: 524287]
+    #[arg(long, value_name = "N")]
+    max_local_variables: Option<u32>,
+    /// Most variables of other storage classes [default: 65535]
+    #[arg(long, value_name = "N")]
+    max_global_variables: Option<u32>,
+    /// Most (literal, label) pairs of an OpSwitch [default: 16383]
+    #[arg(long, value_name = "N")]
+    max_switch_branches: Option<u32>,
+    /// Most parameters of an OpTypeFunction [default: 255]
+    #[arg(long, value_name = "N")]
+    max_function_args: Option<u32>,
+    /// Deepest structured control-flow nesting [default: 1023]
+    #[arg(long, value_name = "N")]
+    max_control_flow_nesting_depth: Option<u32>,
+    /// Most indexes of an access chain [default: 255]
+    #[arg(long, value_name = "N")]
+    max_access_chain_indexes: Option<u32>,
+    /// Largest id bound of the header [default: 4194303]
+    #[arg(long, value_name = "N")]
+    max_id_bound: Option<u32>,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        let d = Limits::default();
+        Limits {
+            max_struct_members: self.max_struct_members.unwrap_or(d.max_struct_members),
+            max_struct_depth: self.max_struct_depth.unwrap_or(d.max_struct_depth),
+            max_local_variables: self.max_local_variables.unwrap_or(d.max_local_variables),
+            max_global_variables: self.max_global_variables.unwrap_or(d.max_global_variables),
+            max_switch_branches: self.max_switch_branches.unwrap_or(d.max_switch_branches),
+            max_function_args: self.max_function_args.unwrap_or(d.max_function_args),
+            max_control_flow_nesting_depth: self
+                .max_control_flow_nesting_depth
+                .unwrap_or(d.max_control_flow_nesting_depth),
+            max_access_chain_indexes: self.max_access_chain_indexes.unwrap_or(d.max_access_chain_indexes),
+            max_id_bound: self.max_id_bound.unwrap_or(d.max_id_bound),
+        }
+    }
 }
 
 pub fn run(args: ValArgs) -> Result<ExitCode> {
@@ -38,7 +93,8 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    match validate(&words, &ValidatorOptions { target_env, max_errors: args.max_errors }) {
+    let options = ValidatorOptions { target_env, max_errors: args.max_errors, limits: args.limits.limits() };
+    match validate(&words, &options) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
             for e in &errors {

@@ -4,13 +4,16 @@
 //! Dominators come from the control-flow graph of each function (Cooper,
 //! Harvey and Kennedy's iterative algorithm over reverse postorder).
 
+use super::limits::Limits;
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
-use crate::grammar::op;
+use crate::grammar::{capability, op};
 use rustc_hash::FxHashMap;
 
 struct Function {
+    /// The OpFunction instruction.
+    def: usize,
     /// Each block's label and instruction range (label included).
     blocks: Vec<(u32, std::ops::Range<usize>)>,
 }
@@ -20,7 +23,7 @@ fn functions(m: &Module) -> Vec<Function> {
     let mut current: Option<Function> = None;
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
-            op::OpFunction => current = Some(Function { blocks: Vec::new() }),
+            op::OpFunction => current = Some(Function { def: i, blocks: Vec::new() }),
             op::OpLabel => {
                 if let Some(f) = current.as_mut() {
                     f.blocks.push((m.insts[i].result_id, i..i + 1));
@@ -37,8 +40,9 @@ fn functions(m: &Module) -> Vec<Function> {
     out
 }
 
-fn successors(m: &Module, last: usize, block_index: &FxHashMap<u32, usize>) -> Vec<usize> {
-    let targets: Vec<u32> = match m.insts[last].opcode() {
+/// The labels a terminator branches to.
+fn branch_targets(m: &Module, last: usize) -> Vec<u32> {
+    match m.insts[last].opcode() {
         op::OpBranch => vec![m.word(last, 0)],
         op::OpBranchConditional => vec![m.word(last, 1), m.word(last, 2)],
         op::OpSwitch => {
@@ -46,8 +50,11 @@ fn successors(m: &Module, last: usize, block_index: &FxHashMap<u32, usize>) -> V
             std::iter::once(m.word(last, 1)).chain((3..n).step_by(2).map(|k| m.word(last, k))).collect()
         }
         _ => Vec::new(),
-    };
-    targets.iter().filter_map(|t| block_index.get(t).copied()).collect()
+    }
+}
+
+fn successors(m: &Module, last: usize, block_index: &FxHashMap<u32, usize>) -> Vec<usize> {
+    branch_targets(m, last).iter().filter_map(|t| block_index.get(t).copied()).collect()
 }
 
 /// Immediate dominators (`None` for unreachable blocks; the entry is its own).
@@ -160,8 +167,150 @@ fn non_semantic(set: Option<ExtSet>) -> bool {
     set.is_some_and(ExtSet::is_debug_or_non_semantic)
 }
 
-pub(crate) fn check(m: &Module, r: &mut Report) {
+/// Structured-control-flow roles of a function's blocks, from their merge
+/// instructions.
+struct Roles {
+    /// Header of a selection or loop construct.
+    header: Vec<bool>,
+    /// For a merge block, the (first) header naming it.
+    merge_of: Vec<Option<usize>>,
+    /// For a continue target, its loop header.
+    continue_of: Vec<Option<usize>>,
+}
+
+fn roles(m: &Module, func: &Function, block_index: &FxHashMap<u32, usize>) -> Roles {
+    let n = func.blocks.len();
+    let mut roles = Roles { header: vec![false; n], merge_of: vec![None; n], continue_of: vec![None; n] };
+    for (b, (_, range)) in func.blocks.iter().enumerate() {
+        if range.len() < 2 {
+            continue;
+        }
+        let merge = range.end - 2;
+        let opcode = m.insts[merge].opcode();
+        if opcode != op::OpSelectionMerge && opcode != op::OpLoopMerge {
+            continue;
+        }
+        roles.header[b] = true;
+        if let Some(&t) = block_index.get(&m.word(merge, 0)) {
+            roles.merge_of[t].get_or_insert(b);
+        }
+        if opcode == op::OpLoopMerge {
+            if let Some(&t) = block_index.get(&m.word(merge, 1)) {
+                roles.continue_of[t].get_or_insert(b);
+            }
+        }
+    }
+    roles
+}
+
+/// Control-flow nesting depth of each block, as spirv-val counts it: a
+/// block nests one deeper than a header that immediately dominates it, a
+/// merge block sits at its header's depth, a continue target one deeper
+/// than its loop header. Blocks are taken in reverse postorder, so a
+/// dominator (and, in a well-formed module, a header) comes before the
+/// blocks that depend on it; no recursion, whatever the input.
+fn nesting_depths(idom: &[Option<usize>], rpo: &[usize], roles: &Roles) -> Vec<u32> {
+    let mut depth = vec![0u32; idom.len()];
+    // `rpo` numbers the reachable blocks.
+    let mut order: Vec<usize> = (0..rpo.len()).filter(|&b| rpo[b] != usize::MAX).collect();
+    order.sort_unstable_by_key(|&b| rpo[b]);
+    for b in order {
+        let Some(dom) = idom[b].filter(|&d| d != b) else { continue };
+        depth[b] = if let Some(header) = roles.continue_of[b] {
+            1 + depth[if header == b { dom } else { header }]
+        } else if let Some(header) = roles.merge_of[b] {
+            depth[header]
+        } else if roles.header[dom] {
+            1 + depth[dom]
+        } else {
+            depth[dom]
+        };
+    }
+    depth
+}
+
+pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     let functions = functions(m);
+    let shader = m.declared_capabilities.contains(&capability::Shader);
+    // The control-flow graph's own rules come first (spirv-val's CFG pass):
+    // a block never appears before its dominator, and structured nesting
+    // stays within the limit.
+    for func in &functions {
+        if func.blocks.is_empty() {
+            continue;
+        }
+        let block_index: FxHashMap<u32, usize> = func.blocks.iter().enumerate().map(|(b, (l, _))| (*l, b)).collect();
+        let succ: Vec<Vec<usize>> =
+            func.blocks.iter().map(|(_, range)| successors(m, range.end - 1, &block_index)).collect();
+        // Every block a branch or merge instruction names is in the function.
+        let mut undefined: Vec<u32> = Vec::new();
+        for (_, range) in &func.blocks {
+            let last = range.end - 1;
+            let merge = (range.len() >= 2).then(|| range.end - 2);
+            let mut named = branch_targets(m, last);
+            match merge.map(|i| (i, m.insts[i].opcode())) {
+                Some((i, op::OpSelectionMerge)) => named.push(m.word(i, 0)),
+                Some((i, op::OpLoopMerge)) => named.extend([m.word(i, 0), m.word(i, 1)]),
+                _ => {}
+            }
+            for t in named {
+                if !block_index.contains_key(&t) && !undefined.contains(&t) {
+                    undefined.push(t);
+                }
+            }
+        }
+        if !undefined.is_empty() {
+            // spirv-val's own spacing: no blank after the first name, one after each other.
+            let mut list = String::from("{");
+            for (k, &t) in undefined.iter().enumerate() {
+                list += &r.id(t);
+                if k > 0 {
+                    list.push(' ');
+                }
+            }
+            let f = r.id(m.insts[func.def].result_id);
+            r.error(
+                ErrorKind::FunctionStructure,
+                func.def,
+                format!("Block(s) {list}}} are referenced but not defined in function {f}"),
+            );
+            return;
+        }
+        // Nothing branches to the entry block.
+        let entry = func.blocks[0].0;
+        if let Some((pred, _)) = func.blocks.iter().find(|(_, range)| branch_targets(m, range.end - 1).contains(&entry))
+        {
+            let (e, f, p) = (r.id(entry), r.id(m.insts[func.def].result_id), r.id(*pred));
+            r.error(
+                ErrorKind::FunctionStructure,
+                func.def,
+                format!("First block {e} of function {f} is targeted by block {p}"),
+            );
+            return;
+        }
+        let (idom, rpo) = dominators(&succ);
+        for (b, d) in idom.iter().enumerate() {
+            if let Some(d) = *d {
+                if d > b {
+                    let (block, dom) = (func.blocks[b].0, func.blocks[d].0);
+                    let (block, dom) = (r.id(block), r.id(dom));
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        func.blocks[d].1.start,
+                        format!("Block {block} appears in the binary before its dominator {dom}"),
+                    );
+                    return;
+                }
+            }
+        }
+        if shader {
+            let depths = nesting_depths(&idom, &rpo, &roles(m, func, &block_index));
+            if let Some(b) = depths.iter().position(|&d| d > limits.max_control_flow_nesting_depth) {
+                r.error(ErrorKind::Limit, func.blocks[b].1.start, "Maximum Control Flow nesting depth exceeded.");
+                return;
+            }
+        }
+    }
     // Where each block-defined id lives: (function, block).
     let mut home: FxHashMap<u32, (usize, usize)> = FxHashMap::default();
     for (f, func) in functions.iter().enumerate() {

@@ -152,11 +152,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     continue;
                 }
                 Some(&d) if d > i && !forward_ok(m, i, k, &forward_pointers, id) => {
-                    r.error(
-                        ErrorKind::ForwardReference,
-                        i,
-                        format!("operand {k} (id {id}) requires a previous definition"),
-                    );
+                    // Not defined yet where it is used, in spirv-val's words.
+                    let name = r.id(id);
+                    r.error(ErrorKind::ForwardReference, i, format!("ID {name} has not been defined"));
                 }
                 _ => {}
             }

@@ -18,6 +18,7 @@ mod dominance;
 mod ids;
 mod interfaces;
 mod layout;
+mod limits;
 pub mod module;
 mod operands;
 mod types;
@@ -25,6 +26,7 @@ mod types;
 use crate::binary::BinaryError;
 use crate::dis;
 use crate::TargetEnv;
+pub use limits::Limits;
 use module::Module;
 use std::fmt;
 
@@ -35,11 +37,13 @@ pub struct ValidatorOptions {
     pub target_env: TargetEnv,
     /// Stop after this many errors.
     pub max_errors: usize,
+    /// Universal limits (spirv-val's `--max-*` options).
+    pub limits: Limits,
 }
 
 impl Default for ValidatorOptions {
     fn default() -> Self {
-        ValidatorOptions { target_env: TargetEnv::Universal(6), max_errors: 100 }
+        ValidatorOptions { target_env: TargetEnv::Universal(6), max_errors: 100, limits: Limits::default() }
     }
 }
 
@@ -72,6 +76,8 @@ pub enum ErrorKind {
     EntryPoint,
     /// Decoration targets.
     Decoration,
+    /// A universal limit (spec 2.17) or its `--max-*` override.
+    Limit,
 }
 
 /// One broken rule.
@@ -183,15 +189,18 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     }
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
-    let stages: [&dyn Fn(&mut Report); 8] = [
+    let limits = &options.limits;
+    let stages: [&dyn Fn(&mut Report); 10] = [
+        &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
         &|r| cfg::check(module, r),
         &|r| capabilities::check(module, options, r),
+        &|r| limits::check(module, limits, r),
         &|r| types::check(module, r),
         &|r| operands::check(module, r),
         &|r| interfaces::check(module, r),
-        &|r| dominance::check(module, r),
+        &|r| dominance::check(module, limits, r),
     ];
     for stage in stages {
         stage(&mut report);

@@ -141,15 +141,26 @@ impl Checker<'_, '_> {
                     }
                 }
             }
-            op::OpIAdd
-            | op::OpISub
-            | op::OpIMul
-            | op::OpSDiv
-            | op::OpUDiv
-            | op::OpSRem
-            | op::OpSMod
-            | op::OpUMod
-            | op::OpSNegate => {
+            op::OpIAdd | op::OpISub | op::OpIMul | op::OpSDiv | op::OpSRem | op::OpSMod | op::OpSNegate => {
+                let Some(r) = shape(m, rt).filter(|s| s.base == op::OpTypeInt) else {
+                    return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
+                };
+                for k in self.value_operands() {
+                    let message = match shape(m, self.operand_type(k)) {
+                        Some(s) if s.base != op::OpTypeInt => "Expected int scalar or vector type as operand",
+                        None => "Expected int scalar or vector type as operand",
+                        Some(s) if s.count != r.count => {
+                            "Expected arithmetic operands to have the same dimension as Result Type"
+                        }
+                        Some(s) if s.width != r.width => {
+                            "Expected arithmetic operands to have the same bit width as Result Type"
+                        }
+                        Some(_) => continue,
+                    };
+                    return self.fail(rep, format!("{message}: {name} operand index {k}"));
+                }
+            }
+            op::OpUDiv | op::OpUMod => {
                 let Some(r) = shape(m, rt).filter(|s| s.base == op::OpTypeInt) else {
                     return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
                 };
@@ -249,6 +260,9 @@ impl Checker<'_, '_> {
             }
             op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
                 self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
+            }
+            op::OpBranchConditional if m.header.version_parts() >= (1, 6) && m.word(self.i, 1) == m.word(self.i, 2) => {
+                self.fail(rep, "In SPIR-V 1.6 or later, True Label and False Label must be different labels".into());
             }
             op::OpSwitch if !self.scalar_operand(0, op::OpTypeInt) => {
                 self.fail(rep, "Selector type must be OpTypeInt".into());

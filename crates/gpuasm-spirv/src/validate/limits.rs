@@ -1,0 +1,158 @@
+//! Universal limits (spec 2.17), with spirv-val's `--max-*` overrides:
+//! struct members and nesting, OpSwitch pairs, local and global variables,
+//! function parameters, access-chain indexes and the id bound. (Control-flow
+//! nesting depth needs the dominator tree: see `dominance.rs`.)
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::{op, storage_class};
+use rustc_hash::FxHashMap;
+
+/// The limits, defaulting to the minimums of spec 2.17 that spirv-val uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub max_struct_members: u32,
+    pub max_struct_depth: u32,
+    pub max_local_variables: u32,
+    pub max_global_variables: u32,
+    pub max_switch_branches: u32,
+    pub max_function_args: u32,
+    pub max_control_flow_nesting_depth: u32,
+    pub max_access_chain_indexes: u32,
+    pub max_id_bound: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_struct_members: 16383,
+            max_struct_depth: 255,
+            max_local_variables: 524287,
+            max_global_variables: 65535,
+            max_switch_branches: 16383,
+            max_function_args: 255,
+            max_control_flow_nesting_depth: 1023,
+            max_access_chain_indexes: 255,
+            max_id_bound: 0x3f_ffff,
+        }
+    }
+}
+
+/// The id bound, checked before anything else (as spirv-val does).
+pub(crate) fn check_bound(m: &Module, limits: &Limits, r: &mut Report) {
+    if m.header.bound > limits.max_id_bound {
+        r.module_error(
+            ErrorKind::Limit,
+            format!("Invalid SPIR-V.  The id bound is larger than the max id bound {}.", limits.max_id_bound),
+        );
+    }
+}
+
+pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
+    let mut depth: FxHashMap<u32, u32> = FxHashMap::default();
+    let (mut locals, mut globals) = (0u64, 0u64);
+    let mut vars_reported = (false, false);
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        let n = inst.operands.len();
+        match inst.opcode() {
+            op::OpTypeStruct => {
+                // spirv-val compares against the limit cut to 16 bits.
+                let limit = limits.max_struct_members as u16;
+                if n - 1 > limit as usize {
+                    r.error(
+                        ErrorKind::Limit,
+                        i,
+                        format!("Number of OpTypeStruct members ({}) has exceeded the limit ({limit}).", n - 1),
+                    );
+                    continue;
+                }
+                // Nesting: 1 + the deepest struct member (arrays and pointers
+                // are not followed).
+                let members = (1..n).filter_map(|k| depth.get(&m.word(i, k)).copied()).max().unwrap_or(0);
+                let d = members + 1;
+                depth.insert(inst.result_id, d);
+                if d > limits.max_struct_depth {
+                    r.error(
+                        ErrorKind::Limit,
+                        i,
+                        format!(
+                            "Structure Nesting Depth may not be larger than {}. Found {d}.",
+                            limits.max_struct_depth
+                        ),
+                    );
+                }
+            }
+            op::OpSwitch => {
+                let pairs = (n - 2) / 2;
+                if pairs > limits.max_switch_branches as usize {
+                    r.error(
+                        ErrorKind::Limit,
+                        i,
+                        format!(
+                            "Number of (literal, label) pairs in OpSwitch ({pairs}) exceeds the limit ({}).",
+                            limits.max_switch_branches
+                        ),
+                    );
+                }
+            }
+            op::OpVariable => {
+                if m.word(i, 2) == storage_class::Function {
+                    locals += 1;
+                    if locals > limits.max_local_variables as u64 && !vars_reported.0 {
+                        vars_reported.0 = true;
+                        r.module_error(
+                            ErrorKind::Limit,
+                            format!(
+                                "Number of local variables ('Function' Storage Class) exceeded the valid limit ({}).",
+                                limits.max_local_variables
+                            ),
+                        );
+                    }
+                } else {
+                    globals += 1;
+                    if globals > limits.max_global_variables as u64 && !vars_reported.1 {
+                        vars_reported.1 = true;
+                        r.module_error(
+                            ErrorKind::Limit,
+                            format!(
+                                "Number of Global Variables (Storage Class other than 'Function') exceeded the valid limit ({}).",
+                                limits.max_global_variables
+                            ),
+                        );
+                    }
+                }
+            }
+            op::OpTypeFunction => {
+                let args = n - 2;
+                if args > limits.max_function_args as usize {
+                    let id = r.id(inst.result_id);
+                    r.error(
+                        ErrorKind::Limit,
+                        i,
+                        format!(
+                            "OpTypeFunction may not take more than {} arguments. OpTypeFunction <id> {id} has {args} arguments.",
+                            limits.max_function_args
+                        ),
+                    );
+                }
+            }
+            op::OpAccessChain | op::OpInBoundsAccessChain | op::OpPtrAccessChain | op::OpInBoundsPtrAccessChain => {
+                // The element operand of the Ptr forms is not an index.
+                let ptr_form = matches!(inst.opcode(), op::OpPtrAccessChain | op::OpInBoundsPtrAccessChain);
+                let indexes = n - 3 - ptr_form as usize;
+                if indexes > limits.max_access_chain_indexes as usize {
+                    r.error(
+                        ErrorKind::Limit,
+                        i,
+                        format!(
+                            "The number of indexes in {} may not exceed {}. Found {indexes} indexes.",
+                            inst.info.name, limits.max_access_chain_indexes
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
