@@ -50,8 +50,10 @@ pub(crate) fn check_bound(m: &Module, limits: &Limits, r: &mut Report) {
 
 pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     let mut depth: FxHashMap<u32, u32> = FxHashMap::default();
-    let (mut locals, mut globals) = (0u64, 0u64);
-    let mut vars_reported = (false, false);
+    let mut vars = [
+        (0u64, false, limits.max_local_variables, "local variables ('Function' Storage Class)"),
+        (0u64, false, limits.max_global_variables, "Global Variables (Storage Class other than 'Function')"),
+    ];
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let n = inst.operands.len();
@@ -97,30 +99,13 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 }
             }
             op::OpVariable => {
-                if m.word(i, 2) == storage_class::Function {
-                    locals += 1;
-                    if locals > limits.max_local_variables as u64 && !vars_reported.0 {
-                        vars_reported.0 = true;
-                        r.module_error(
-                            ErrorKind::Limit,
-                            format!(
-                                "Number of local variables ('Function' Storage Class) exceeded the valid limit ({}).",
-                                limits.max_local_variables
-                            ),
-                        );
-                    }
-                } else {
-                    globals += 1;
-                    if globals > limits.max_global_variables as u64 && !vars_reported.1 {
-                        vars_reported.1 = true;
-                        r.module_error(
-                            ErrorKind::Limit,
-                            format!(
-                                "Number of Global Variables (Storage Class other than 'Function') exceeded the valid limit ({}).",
-                                limits.max_global_variables
-                            ),
-                        );
-                    }
+                // Reported once each, without an instruction, as spirv-val does.
+                let k = usize::from(m.word(i, 2) != storage_class::Function);
+                let (count, reported, limit, what) = &mut vars[k];
+                *count += 1;
+                if *count > u64::from(*limit) && !*reported {
+                    *reported = true;
+                    r.module_error(ErrorKind::Limit, format!("Number of {what} exceeded the valid limit ({limit})."));
                 }
             }
             op::OpTypeFunction => {
