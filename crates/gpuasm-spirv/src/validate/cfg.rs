@@ -163,4 +163,50 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     if state != State::Outside {
         r.module_error(ErrorKind::FunctionStructure, "missing OpFunctionEnd at end of module");
     }
+    merge_instructions(m, r);
+}
+
+/// OpSelectionMerge and OpLoopMerge: right before the branch they qualify,
+/// a loop's merge block and continue target distinct, and no block the
+/// merge block of two headers.
+fn merge_instructions(m: &Module, r: &mut Report) {
+    let mut merge_blocks = rustc_hash::FxHashSet::default();
+    for i in 0..m.insts.len() {
+        let opc = m.insts[i].opcode();
+        let next = m.insts.get(i + 1).map(|n| n.opcode());
+        match opc {
+            op::OpSelectionMerge if !matches!(next, Some(op::OpBranchConditional | op::OpSwitch)) => {
+                r.error(
+                    ErrorKind::FunctionStructure,
+                    i,
+                    "OpSelectionMerge must immediately precede either an OpBranchConditional or OpSwitch instruction. \
+                     OpSelectionMerge must be the second-to-last instruction in its block.",
+                );
+                return;
+            }
+            op::OpLoopMerge if !matches!(next, Some(op::OpBranch | op::OpBranchConditional)) => {
+                r.error(
+                    ErrorKind::FunctionStructure,
+                    i,
+                    "OpLoopMerge must immediately precede either an OpBranch or OpBranchConditional instruction. \
+                     OpLoopMerge must be the second-to-last instruction in its block.",
+                );
+                return;
+            }
+            _ => {}
+        }
+        if opc == op::OpLoopMerge && m.word(i, 0) == m.word(i, 1) {
+            r.error(ErrorKind::FunctionStructure, i, "Merge Block and Continue Target must be different ids");
+            return;
+        }
+        if matches!(opc, op::OpSelectionMerge | op::OpLoopMerge) && !merge_blocks.insert(m.word(i, 0)) {
+            let block = r.id(m.word(i, 0));
+            r.error(
+                ErrorKind::FunctionStructure,
+                i,
+                format!("Block {block} is already a merge block for another header"),
+            );
+            return;
+        }
+    }
 }

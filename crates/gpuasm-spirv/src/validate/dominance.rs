@@ -6,6 +6,7 @@
 
 use super::limits::Limits;
 use super::module::Module;
+use super::structure::{self, Roles};
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{capability, op};
@@ -58,7 +59,7 @@ fn successors(m: &Module, last: usize, block_index: &FxHashMap<u32, usize>) -> V
 }
 
 /// Immediate dominators (`None` for unreachable blocks; the entry is its own).
-fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
+pub(super) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
     let n = succ.len();
     // Reverse postorder by an explicit stack (no recursion on deep graphs).
     let mut order = Vec::with_capacity(n);
@@ -125,13 +126,13 @@ fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
 
 /// Pre- and post-order numbers of the dominator tree, so that a dominance
 /// query costs O(1) however deep the tree is.
-struct DomTree {
+pub(super) struct DomTree {
     pre: Vec<u32>,
     post: Vec<u32>,
 }
 
 impl DomTree {
-    fn new(idom: &[Option<usize>]) -> DomTree {
+    pub(super) fn new(idom: &[Option<usize>]) -> DomTree {
         let n = idom.len();
         let mut children = vec![Vec::new(); n];
         for (b, d) in idom.iter().enumerate() {
@@ -158,49 +159,13 @@ impl DomTree {
         DomTree { pre, post }
     }
 
-    fn dominates(&self, a: usize, b: usize) -> bool {
+    pub(super) fn dominates(&self, a: usize, b: usize) -> bool {
         self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
     }
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
     set.is_some_and(ExtSet::is_debug_or_non_semantic)
-}
-
-/// Structured-control-flow roles of a function's blocks, from their merge
-/// instructions.
-struct Roles {
-    /// Header of a selection or loop construct.
-    header: Vec<bool>,
-    /// For a merge block, the (first) header naming it.
-    merge_of: Vec<Option<usize>>,
-    /// For a continue target, its loop header.
-    continue_of: Vec<Option<usize>>,
-}
-
-fn roles(m: &Module, func: &Function, block_index: &FxHashMap<u32, usize>) -> Roles {
-    let n = func.blocks.len();
-    let mut roles = Roles { header: vec![false; n], merge_of: vec![None; n], continue_of: vec![None; n] };
-    for (b, (_, range)) in func.blocks.iter().enumerate() {
-        if range.len() < 2 {
-            continue;
-        }
-        let merge = range.end - 2;
-        let opcode = m.insts[merge].opcode();
-        if opcode != op::OpSelectionMerge && opcode != op::OpLoopMerge {
-            continue;
-        }
-        roles.header[b] = true;
-        if let Some(&t) = block_index.get(&m.word(merge, 0)) {
-            roles.merge_of[t].get_or_insert(b);
-        }
-        if opcode == op::OpLoopMerge {
-            if let Some(&t) = block_index.get(&m.word(merge, 1)) {
-                roles.continue_of[t].get_or_insert(b);
-            }
-        }
-    }
-    roles
 }
 
 /// Control-flow nesting depth of each block, as spirv-val counts it: a
@@ -220,7 +185,7 @@ fn nesting_depths(idom: &[Option<usize>], rpo: &[usize], roles: &Roles) -> Vec<u
             1 + depth[if header == b { dom } else { header }]
         } else if let Some(header) = roles.merge_of[b] {
             depth[header]
-        } else if roles.header[dom] {
+        } else if roles.merge_inst[dom].is_some() {
             1 + depth[dom]
         } else {
             depth[dom]
@@ -289,8 +254,9 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             return;
         }
         let (idom, rpo) = dominators(&succ);
-        for (b, d) in idom.iter().enumerate() {
-            if let Some(d) = *d {
+        // Block order follows dominance in spirv-val's augmented graph.
+        for (b, d) in structure::augmented_idoms(&succ).into_iter().enumerate() {
+            if let Some(d) = d {
                 if d > b {
                     let (block, dom) = (func.blocks[b].0, func.blocks[d].0);
                     let (block, dom) = (r.id(block), r.id(dom));
@@ -304,9 +270,13 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
         if shader {
-            let depths = nesting_depths(&idom, &rpo, &roles(m, func, &block_index));
+            let roles = structure::roles(m, &func.blocks, &|id| block_index.get(&id).copied());
+            let depths = nesting_depths(&idom, &rpo, &roles);
             if let Some(b) = depths.iter().position(|&d| d > limits.max_control_flow_nesting_depth) {
                 r.error(ErrorKind::Limit, func.blocks[b].1.start, "Maximum Control Flow nesting depth exceeded.");
+                return;
+            }
+            if !structure::check(m, &func.blocks, &succ, &roles, r) {
                 return;
             }
         }

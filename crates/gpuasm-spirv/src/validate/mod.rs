@@ -21,6 +21,7 @@ mod layout;
 mod limits;
 pub mod module;
 mod operands;
+mod structure;
 mod types;
 
 use crate::binary::BinaryError;
@@ -78,6 +79,8 @@ pub enum ErrorKind {
     Decoration,
     /// A universal limit (spec 2.17) or its `--max-*` override.
     Limit,
+    /// Structured control flow (spec 2.11): constructs, merges, back-edges.
+    StructuredControlFlow,
 }
 
 /// One broken rule.

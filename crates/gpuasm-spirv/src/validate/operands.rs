@@ -88,6 +88,11 @@ impl Checker<'_, '_> {
     /// Scope operands are 32-bit integer scalars naming a scope.
     fn scopes(&self, rep: &mut Report) {
         let m = self.m;
+        // spirv-val does not check the scope of AMD's non-uniform group
+        // instructions (SPV_AMD_shader_ballot).
+        if m.insts[self.i].info.name.ends_with("NonUniformAMD") {
+            return;
+        }
         for (k, o) in m.operands(self.i).iter().enumerate() {
             if o.kind != OperandKind::IdScope {
                 continue;

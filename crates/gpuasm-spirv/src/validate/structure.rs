@@ -1,0 +1,282 @@
+//! Structured control flow (spec 2.11) in modules with the Shader
+//! capability, the way spirv-val checks it:
+//! - back-edges go only to loop headers, and each loop has exactly one;
+//! - each selection or loop header structurally dominates its merge block;
+//! - a conditional branch or switch either has a merge instruction or
+//!   leaves for a block already reached;
+//! - structured nesting stays within the depth limit.
+//!
+//! The graphs are spirv-val's: the "structural" successors of a header are
+//! its merge block (and continue target) before its branch targets, and
+//! an "augmented" graph adds a pseudo-entry (node 0, blocks shifted by one)
+//! leading to every block nothing else reaches, so that dominance is
+//! defined for unreachable blocks too.
+
+use super::dominance::{dominators, DomTree};
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::op;
+use std::ops::Range;
+
+/// Structured-control-flow roles of a function's blocks, from their merge
+/// instructions.
+pub(super) struct Roles {
+    /// The block ends with OpSelectionMerge or OpLoopMerge (its index).
+    pub merge_inst: Vec<Option<usize>>,
+    /// For a merge block, the (first) header naming it.
+    pub merge_of: Vec<Option<usize>>,
+    /// For a continue target, its (first) loop header.
+    pub continue_of: Vec<Option<usize>>,
+    /// Per header: its merge block and, for a loop, its continue target
+    /// (blocks of this function only).
+    pub targets: Vec<(Option<usize>, Option<usize>)>,
+}
+
+pub(super) fn roles(m: &Module, blocks: &[(u32, Range<usize>)], index: &dyn Fn(u32) -> Option<usize>) -> Roles {
+    let n = blocks.len();
+    let mut roles = Roles {
+        merge_inst: vec![None; n],
+        merge_of: vec![None; n],
+        continue_of: vec![None; n],
+        targets: vec![(None, None); n],
+    };
+    for (b, (_, range)) in blocks.iter().enumerate() {
+        if range.len() < 2 {
+            continue;
+        }
+        let i = range.end - 2;
+        let opcode = m.insts[i].opcode();
+        if opcode != op::OpSelectionMerge && opcode != op::OpLoopMerge {
+            continue;
+        }
+        roles.merge_inst[b] = Some(i);
+        let merge = index(m.word(i, 0));
+        if let Some(t) = merge {
+            roles.merge_of[t].get_or_insert(b);
+        }
+        let mut cont = None;
+        if opcode == op::OpLoopMerge {
+            cont = index(m.word(i, 1));
+            if let Some(t) = cont {
+                roles.continue_of[t].get_or_insert(b);
+            }
+        }
+        roles.targets[b] = (merge, cont);
+    }
+    roles
+}
+
+/// `succ` behind a pseudo-entry (node 0; block `b` becomes node `b + 1`)
+/// whose successors are spirv-val's traversal roots: the blocks without
+/// predecessors in binary order, then one block of each cycle that nothing
+/// else reaches.
+fn augmented(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let n = succ.len();
+    let mut has_pred = vec![false; n];
+    for s in succ.iter().flatten() {
+        has_pred[*s] = true;
+    }
+    let mut visited = vec![false; n];
+    let mut roots = Vec::new();
+    let visit_from = |root: usize, visited: &mut Vec<bool>| {
+        let mut stack = vec![root];
+        visited[root] = true;
+        while let Some(b) = stack.pop() {
+            for &s in &succ[b] {
+                if !visited[s] {
+                    visited[s] = true;
+                    stack.push(s);
+                }
+            }
+        }
+    };
+    for (b, _) in has_pred.iter().enumerate().filter(|(_, &p)| !p) {
+        roots.push(b + 1);
+        visit_from(b, &mut visited);
+    }
+    for b in 0..n {
+        if !visited[b] {
+            roots.push(b + 1);
+            visit_from(b, &mut visited);
+        }
+    }
+    std::iter::once(roots).chain(succ.iter().map(|s| s.iter().map(|&x| x + 1).collect())).collect()
+}
+
+/// Immediate dominators of the blocks in the augmented graph of `succ`:
+/// `None` where the pseudo-entry is the dominator (the entry block, blocks
+/// nothing reaches, and blocks reached from those as well as from the entry).
+pub(super) fn augmented_idoms(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let (idom, _) = dominators(&augmented(succ));
+    idom[1..].iter().map(|d| d.filter(|&d| d != 0).map(|d| d - 1)).collect()
+}
+
+/// Depth-first postorder from `start`, taking successors in their order.
+fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
+    let mut order = Vec::new();
+    let mut visited = vec![false; succ.len()];
+    let mut stack = vec![(start, 0usize)];
+    visited[start] = true;
+    while let Some((b, next)) = stack.pop() {
+        if let Some(&s) = succ[b].get(next) {
+            stack.push((b, next + 1));
+            if !visited[s] {
+                visited[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            order.push(b);
+        }
+    }
+    order
+}
+
+/// Back-edges `(from, to)`: real edges to a block on the depth-first stack
+/// of a traversal of `graph` (augmented, node 0 the pseudo-entry).
+fn back_edges(graph: &[Vec<usize>], succ: &[Vec<usize>]) -> Vec<(usize, usize)> {
+    let mut edges = Vec::new();
+    let mut on_stack = vec![false; graph.len()];
+    let mut visited = vec![false; graph.len()];
+    let mut stack = vec![(0usize, 0usize)];
+    (visited[0], on_stack[0]) = (true, true);
+    while let Some((u, next)) = stack.pop() {
+        let Some(&c) = graph[u].get(next) else {
+            on_stack[u] = false;
+            continue;
+        };
+        stack.push((u, next + 1));
+        if on_stack[c] && u != 0 && succ[u - 1].contains(&(c - 1)) {
+            edges.push((u - 1, c - 1));
+        }
+        if !visited[c] {
+            (visited[c], on_stack[c]) = (true, true);
+            stack.push((c, 0));
+        }
+    }
+    edges
+}
+
+/// The structured rules for one function; false when an error was reported.
+pub(super) fn check(
+    m: &Module,
+    blocks: &[(u32, Range<usize>)],
+    succ: &[Vec<usize>],
+    roles: &Roles,
+    r: &mut Report,
+) -> bool {
+    let n = blocks.len();
+    let label = |b: usize| blocks[b].1.start;
+    // Structural successors: merge block and continue target first.
+    let structural: Vec<Vec<usize>> = (0..n)
+        .map(|b| {
+            let (merge, cont) = roles.targets[b];
+            merge.into_iter().chain(cont).chain(succ[b].iter().copied()).collect()
+        })
+        .collect();
+    let graph = augmented(&structural);
+    let order = postorder(&structural, 0);
+    let mut reachable = vec![false; n];
+    for &b in &order {
+        reachable[b] = true;
+    }
+
+    // Back-edges only to loop headers, one per loop.
+    let edges = back_edges(&graph, succ);
+    let is_loop = |b: usize| roles.merge_inst[b].is_some_and(|i| m.insts[i].opcode() == op::OpLoopMerge);
+    let mut latches: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(from, to) in &edges {
+        if !is_loop(to) {
+            let (f, t) = (r.id(blocks[from].0), r.id(blocks[to].0));
+            r.error(
+                ErrorKind::StructuredControlFlow,
+                label(from),
+                format!("Back-edges ({f} -> {t}) can only be formed between a block and a loop header."),
+            );
+            return false;
+        }
+        if !latches[to].contains(&from) {
+            latches[to].push(from);
+        }
+    }
+    for b in (0..n).filter(|&b| reachable[b] && is_loop(b)) {
+        if latches[b].len() != 1 {
+            let h = r.id(blocks[b].0);
+            r.error(
+                ErrorKind::StructuredControlFlow,
+                label(b),
+                format!(
+                    "Loop header {h} is targeted by {} back-edge blocks but the standard requires exactly one",
+                    latches[b].len()
+                ),
+            );
+            return false;
+        }
+    }
+
+    // Each header structurally dominates its merge block, strictly.
+    let (idom, _) = dominators(&graph);
+    let tree = DomTree::new(&idom);
+    for b in (0..n).filter(|&b| reachable[b]) {
+        let (Some(i), (Some(merge), _)) = (roles.merge_inst[b], roles.targets[b]) else { continue };
+        let (construct, header) = if m.insts[i].opcode() == op::OpLoopMerge {
+            ("loop", "loop header")
+        } else {
+            ("selection", "selection header")
+        };
+        let how = if merge == b {
+            "does not strictly structurally dominate"
+        } else if !tree.dominates(b + 1, merge + 1) {
+            "does not structurally dominate"
+        } else {
+            continue;
+        };
+        let (h, mb) = (r.id(blocks[b].0), r.id(blocks[merge].0));
+        r.error(
+            ErrorKind::StructuredControlFlow,
+            label(merge),
+            format!("The {construct} construct with the {header} {h} {how} the merge block {mb}"),
+        );
+        return false;
+    }
+
+    // Conditional branches and switches, in reverse postorder: a block
+    // without a selection merge must branch to a block already reached.
+    let mut seen = rustc_hash::FxHashSet::default();
+    for &b in order.iter().rev() {
+        let merge = roles.merge_inst[b];
+        if let Some(i) = merge {
+            seen.insert(m.word(i, 0));
+            if m.insts[i].opcode() == op::OpLoopMerge {
+                seen.insert(m.word(i, 1));
+            }
+        }
+        let last = blocks[b].1.end - 1;
+        match m.insts[last].opcode() {
+            op::OpBranchConditional => {
+                let t = seen.insert(m.word(last, 1));
+                let f = seen.insert(m.word(last, 2));
+                let selection = merge.is_some_and(|i| m.insts[i].opcode() == op::OpSelectionMerge);
+                if !selection && t && f {
+                    r.error(ErrorKind::StructuredControlFlow, last, "Selection must be structured");
+                    return false;
+                }
+            }
+            op::OpSwitch => {
+                if merge.is_none() {
+                    r.error(
+                        ErrorKind::StructuredControlFlow,
+                        last,
+                        "OpSwitch must be preceded by an OpSelectionMerge instruction",
+                    );
+                    return false;
+                }
+                let k = m.operands(last).len();
+                for j in (1..k).step_by(2) {
+                    seen.insert(m.word(last, j));
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
