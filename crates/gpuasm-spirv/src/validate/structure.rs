@@ -8,9 +8,8 @@
 //!
 //! The graphs are spirv-val's: the "structural" successors of a header are
 //! its merge block (and continue target) before its branch targets, and
-//! an "augmented" graph adds a pseudo-entry (node 0, blocks shifted by one)
-//! leading to every block nothing else reaches, so that dominance is
-//! defined for unreachable blocks too.
+//! back-edges are found from an "augmented" graph whose pseudo-entry (node
+//! 0, blocks shifted by one) leads to every block nothing else reaches.
 
 use super::dominance::{dominators, DomTree};
 use super::module::Module;
@@ -103,14 +102,6 @@ fn augmented(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     std::iter::once(roots).chain(succ.iter().map(|s| s.iter().map(|&x| x + 1).collect())).collect()
 }
 
-/// Immediate dominators of the blocks in the augmented graph of `succ`:
-/// `None` where the pseudo-entry is the dominator (the entry block, blocks
-/// nothing reaches, and blocks reached from those as well as from the entry).
-pub(super) fn augmented_idoms(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
-    let (idom, _) = dominators(&augmented(succ));
-    idom[1..].iter().map(|d| d.filter(|&d| d != 0).map(|d| d - 1)).collect()
-}
-
 /// Depth-first postorder from `start`, taking successors in their order.
 fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
     let mut order = Vec::new();
@@ -174,6 +165,14 @@ pub(super) fn check(
         })
         .collect();
     let graph = augmented(&structural);
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &x in ss {
+            if !preds[x].contains(&b) {
+                preds[x].push(b);
+            }
+        }
+    }
     let order = postorder(&structural, 0);
     let mut reachable = vec![false; n];
     for &b in &order {
@@ -214,8 +213,11 @@ pub(super) fn check(
     }
 
     // Each header structurally dominates its merge block, strictly.
-    let (idom, _) = dominators(&graph);
+    // Structural dominance is taken from the entry block, over the blocks
+    // it reaches.
+    let (idom, _) = dominators(&structural);
     let tree = DomTree::new(&idom);
+    let sdom = |a: usize, b: usize| reachable[a] && reachable[b] && tree.dominates(a, b);
     for b in (0..n).filter(|&b| reachable[b]) {
         let (Some(i), (Some(merge), _)) = (roles.merge_inst[b], roles.targets[b]) else { continue };
         let (construct, header) = if m.insts[i].opcode() == op::OpLoopMerge {
@@ -225,18 +227,76 @@ pub(super) fn check(
         };
         let how = if merge == b {
             "does not strictly structurally dominate"
-        } else if !tree.dominates(b + 1, merge + 1) {
+        } else if !sdom(b, merge) {
             "does not structurally dominate"
         } else {
-            continue;
+            ""
         };
-        let (h, mb) = (r.id(blocks[b].0), r.id(blocks[merge].0));
-        r.error(
-            ErrorKind::StructuredControlFlow,
-            label(merge),
-            format!("The {construct} construct with the {header} {h} {how} the merge block {mb}"),
-        );
-        return false;
+        if !how.is_empty() {
+            let (h, mb) = (r.id(blocks[b].0), r.id(blocks[merge].0));
+            r.error(
+                ErrorKind::StructuredControlFlow,
+                label(merge),
+                format!("The {construct} construct with the {header} {h} {how} the merge block {mb}"),
+            );
+            return false;
+        }
+        // The construct: blocks the header dominates and the merge block
+        // does not (nor, for a loop, the continue target), reached from the
+        // header along structural edges.
+        let cont = roles.targets[b].1.filter(|_| construct == "loop");
+        let mut inside = vec![false; n];
+        let mut stack = vec![b];
+        while let Some(x) = stack.pop() {
+            if inside[x] || !sdom(b, x) || sdom(merge, x) || cont.is_some_and(|c| sdom(c, x)) {
+                continue;
+            }
+            inside[x] = true;
+            stack.extend(structural[x].iter().copied());
+        }
+        for x in (0..n).filter(|&x| inside[x] && x != b) {
+            // Entered only through the header.
+            if let Some(&p) = preds[x].iter().find(|&&p| reachable[p] && !inside[p]) {
+                r.error(
+                    ErrorKind::StructuredControlFlow,
+                    label(p),
+                    format!(
+                        "block <ID> {} branches to the {construct} construct, but not to the {header} <ID> {}",
+                        blocks[p].0, blocks[b].0
+                    ),
+                );
+                return false;
+            }
+            // A header inside holds its merge block inside too.
+            if let (Some(_), (Some(inner_merge), _)) = (roles.merge_inst[x], roles.targets[x]) {
+                if reachable[inner_merge] && !inside[inner_merge] {
+                    let (hx, hb, mm) = (r.id(blocks[x].0), r.id(blocks[b].0), r.id(blocks[inner_merge].0));
+                    r.error(
+                        ErrorKind::StructuredControlFlow,
+                        label(x),
+                        format!(
+                            "Header block {hx} is contained in the {construct} construct headed by {hb}, but its merge block {mm} is not"
+                        ),
+                    );
+                    return false;
+                }
+            }
+        }
+        // Only the loop (or a back-edge) branches to its continue target.
+        if let Some(c) = cont.filter(|&c| c != b) {
+            let outsider = preds[c].iter().find(|&&p| reachable[p] && !inside[p] && !edges.contains(&(p, c)));
+            if let Some(&p) = outsider {
+                let (bp, bc, bh) = (r.id(blocks[p].0), r.id(blocks[c].0), r.id(blocks[b].0));
+                r.error(
+                    ErrorKind::StructuredControlFlow,
+                    blocks[p].1.end - 1,
+                    format!(
+                        "Block {bp} branches to the loop continue target {bc}, but is not contained in the associated loop construct {bh}"
+                    ),
+                );
+                return false;
+            }
+        }
     }
 
     // Conditional branches and switches, in reverse postorder: a block
