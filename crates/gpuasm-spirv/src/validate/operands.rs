@@ -263,6 +263,37 @@ impl Checker<'_, '_> {
             op::OpVectorTimesMatrix if !self.float_matrix(self.operand_type(3)) => {
                 self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
             }
+            op::OpDPdx
+            | op::OpDPdy
+            | op::OpFwidth
+            | op::OpDPdxFine
+            | op::OpDPdyFine
+            | op::OpFwidthFine
+            | op::OpDPdxCoarse
+            | op::OpDPdyCoarse
+            | op::OpFwidthCoarse => {
+                let Some(r) = shape(m, rt).filter(|s| s.base == op::OpTypeFloat) else {
+                    return self.fail(rep, format!("Expected Result Type to be float scalar or vector type: {name}"));
+                };
+                if r.width != 32 {
+                    return self.fail(rep, "Result type component width must be 32 bits".into());
+                }
+                if self.operand_type(2) != rt {
+                    self.fail(rep, format!("Expected P type and Result Type to be the same: {name}"));
+                }
+            }
+            op::OpImage => {
+                if m.def_opcode(rt) != Some(op::OpTypeImage) {
+                    return self.fail(rep, "Expected Result Type to be OpTypeImage".into());
+                }
+                let sampled = self.operand_type(2);
+                if m.def_opcode(sampled) != Some(op::OpTypeSampledImage) {
+                    return self.fail(rep, "Expected Sample Image to be of type OpTypeSampleImage".into());
+                }
+                if m.def_word(sampled, 2) != Some(rt) {
+                    self.fail(rep, "Expected Sample Image image type to be equal to Result Type".into());
+                }
+            }
             op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
                 self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
             }

@@ -7,7 +7,7 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
-use crate::grammar::{capability, decoration, op, OperandKind};
+use crate::grammar::{capability, decoration, op, storage_class, OperandKind};
 
 /// The pointee and storage class of a typed pointer type.
 fn pointer(m: &Module, ty: u32) -> Option<(u32, u32)> {
@@ -491,6 +491,11 @@ fn check_decoration_target(m: &Module, r: &mut Report, i: usize) {
         {
             "must be a variable"
         }
+        decoration::SpecId
+            if !matches!(target_op, op::OpSpecConstant | op::OpSpecConstantTrue | op::OpSpecConstantFalse) =>
+        {
+            "must be a scalar specialization constant"
+        }
         _ => return,
     };
     let name = OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name);
@@ -531,7 +536,29 @@ fn check_duplicate_decorations(m: &Module, r: &mut Report) {
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     check_duplicate_decorations(m, r);
+    let mut in_function = false;
     for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpFunction => in_function = true,
+            op::OpFunctionEnd => in_function = false,
+            op::OpVariable if pointer(m, m.insts[i].result_type).is_some() => {
+                let function_class = m.word(i, 2) == storage_class::Function;
+                if function_class && !in_function {
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        "Variables can not have a function[7] storage class outside of a function",
+                    );
+                } else if !function_class && in_function {
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        "Variables must have a function[7] storage class inside of a function",
+                    );
+                }
+            }
+            _ => {}
+        }
         check_instruction(m, r, i);
         if r.full() {
             return;
