@@ -297,6 +297,13 @@ pub(super) fn check(
                 return false;
             }
         }
+        let last = blocks[b].1.end - 1;
+        if construct == "selection" && m.insts[last].opcode() == op::OpSwitch {
+            let cases = Cases { m, blocks, succ, reachable: &reachable, sdom: &sdom, header: b, merge, switch: last };
+            if !cases.check(r) {
+                return false;
+            }
+        }
     }
 
     // Conditional branches and switches, in reverse postorder: a block
@@ -339,4 +346,140 @@ pub(super) fn check(
         }
     }
     true
+}
+
+/// The case constructs of a structured OpSwitch: each dominated by the
+/// switch header, each falling through to at most one other case, which
+/// must come right after it in the target list, and no case the target of
+/// two fall-throughs.
+struct Cases<'a, 'm> {
+    m: &'a Module<'m>,
+    blocks: &'a [(u32, Range<usize>)],
+    succ: &'a [Vec<usize>],
+    reachable: &'a [bool],
+    sdom: &'a dyn Fn(usize, usize) -> bool,
+    header: usize,
+    merge: usize,
+    switch: usize,
+}
+
+impl Cases<'_, '_> {
+    fn block(&self, label: u32) -> Option<usize> {
+        self.blocks.iter().position(|(l, _)| *l == label)
+    }
+
+    fn check(&self, r: &mut Report) -> bool {
+        let (m, sw) = (self.m, self.switch);
+        let merge_id = self.blocks[self.merge].0;
+        let targets: Vec<u32> = (1..m.operands(sw).len()).step_by(2).map(|k| m.word(sw, k)).collect();
+        let case_targets: rustc_hash::FxHashSet<u32> = targets.iter().copied().filter(|&t| t != merge_id).collect();
+        let default = targets[0];
+        let default_repeated = targets[1..].contains(&default);
+        let mut targeted: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
+        let mut seen: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
+        let mut default_fall = 0u32;
+        for (k, &target) in targets.iter().enumerate() {
+            if target == merge_id {
+                continue;
+            }
+            let mut fall = match seen.get(&target) {
+                Some(&f) => f,
+                None => {
+                    let Some(tb) = self.block(target) else { return true };
+                    if self.reachable[self.header] && self.reachable[tb] && !(self.sdom)(self.header, tb) {
+                        let (h, t) = (r.id(self.blocks[self.header].0), r.id(target));
+                        r.error(
+                            ErrorKind::StructuredControlFlow,
+                            self.blocks[self.header].1.start,
+                            format!("Switch header {h} does not structurally dominate its case construct {t}"),
+                        );
+                        return false;
+                    }
+                    let Some(f) = self.fall_through(tb, &case_targets, r) else { return false };
+                    if f != 0 {
+                        *targeted.entry(f).or_insert(0) += 1;
+                    }
+                    seen.insert(target, f);
+                    f
+                }
+            };
+            if fall == default && !default_repeated {
+                fall = default_fall;
+            }
+            if fall == 0 {
+                continue;
+            }
+            if k == 0 {
+                default_fall = fall;
+                continue;
+            }
+            // Cases sharing this target count as one; the fall-through
+            // target must be the next one in the list.
+            let mut j = k;
+            while j + 1 < targets.len() && targets[j + 1] == target {
+                j += 1;
+            }
+            if targets.get(j + 1) != Some(&fall) {
+                let (t, f) = (r.id(target), r.id(fall));
+                r.error(
+                    ErrorKind::StructuredControlFlow,
+                    sw,
+                    format!(
+                        "Case construct that targets {t} has branches to the case construct that targets {f}, but does not immediately precede it in the OpSwitch's target list"
+                    ),
+                );
+                return false;
+            }
+        }
+        if let Some((&f, _)) = targeted.iter().find(|(_, &count)| count > 1) {
+            let t = r.id(f);
+            let at = self.block(f).map_or(sw, |b| self.blocks[b].1.start);
+            r.error(
+                ErrorKind::StructuredControlFlow,
+                at,
+                format!("Multiple case constructs have branches to the case construct that targets {t}"),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The case construct entered at `target` falls through to: 0 for none;
+    /// `None` after reporting a second, different one. Blocks are taken
+    /// last-in first-out, as spirv-val does, so the message names the same
+    /// two cases.
+    fn fall_through(&self, target: usize, case_targets: &rustc_hash::FxHashSet<u32>, r: &mut Report) -> Option<u32> {
+        let mut fall = 0u32;
+        let mut visited = vec![false; self.blocks.len()];
+        let mut stack = vec![target];
+        while let Some(b) = stack.pop() {
+            if b == self.merge || std::mem::replace(&mut visited[b], true) {
+                continue;
+            }
+            if self.reachable[target] && self.reachable[b] && (self.sdom)(target, b) {
+                stack.extend(self.succ[b].iter().copied());
+                continue;
+            }
+            // Leaving the case construct: only another case counts here
+            // (loop breaks and continues are structured exits).
+            let label = self.blocks[b].0;
+            if !case_targets.contains(&label) {
+                continue;
+            }
+            if fall == 0 {
+                if b != target {
+                    fall = label;
+                }
+            } else if fall != label {
+                let (t, f, l) = (r.id(self.blocks[target].0), r.id(fall), r.id(label));
+                r.error(
+                    ErrorKind::StructuredControlFlow,
+                    self.switch,
+                    format!("Case construct that targets {t} has branches to multiple other case construct targets {f} and {l}"),
+                );
+                return None;
+            }
+        }
+        Some(fall)
+    }
 }
