@@ -151,11 +151,18 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 State::Header if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
                 }
-                State::AfterTerminator if !matches!(opc, op::OpLine | op::OpNoLine) => r.error(
-                    ErrorKind::FunctionStructure,
-                    i,
-                    format!("{name} must be in a block: a block ended before it"),
-                ),
+                // Line information and non-semantic instructions (such as
+                // DebugLine) may follow a block's terminator.
+                State::AfterTerminator
+                    if !(matches!(opc, op::OpLine | op::OpNoLine)
+                        || opc == op::OpExtInst && inst.ext_set.is_some_and(|s| s.is_non_semantic())) =>
+                {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        format!("{name} must be in a block: a block ended before it"),
+                    )
+                }
                 _ => {}
             },
         }

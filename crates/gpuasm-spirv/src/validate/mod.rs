@@ -14,6 +14,7 @@
 
 mod capabilities;
 mod cfg;
+mod debug_info;
 mod dominance;
 mod ids;
 mod interfaces;
@@ -193,7 +194,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 10] = [
+    let stages: [&dyn Fn(&mut Report); 11] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -202,6 +203,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| limits::check(module, limits, r),
         &|r| types::check(module, r),
         &|r| operands::check(module, r),
+        &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| dominance::check(module, limits, r),
     ];
