@@ -16,6 +16,41 @@ struct EntryPoint {
     interface: FxHashSet<u32>,
 }
 
+/// Each id an OpEntryPoint lists is a variable; before SPIR-V 1.4 an Input
+/// or Output one. (An earlier stage than the rest: spirv-val checks this
+/// before decorations.)
+pub(crate) fn check_listed(m: &Module, r: &mut Report) {
+    let all_globals = m.header.version_parts() >= (1, 4);
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let entry = m.word(i, 1);
+        for k in 3..m.operands(i).len() {
+            let Some(&v) = m.defs.get(&m.word(i, k)) else { continue };
+            let var = &m.insts[v];
+            if var.opcode() != op::OpVariable {
+                let found = var.info.name;
+                r.error(
+                    ErrorKind::EntryPoint,
+                    v,
+                    format!("Interfaces passed to OpEntryPoint must be variables. Found {found}."),
+                );
+                return;
+            }
+            let class = m.word(v, 2);
+            if !all_globals && class != storage_class::Input && class != storage_class::Output {
+                r.error(
+                    ErrorKind::EntryPoint,
+                    v,
+                    format!(
+                        "In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of \
+                         Input(1) or Output(3). Found Storage Class {class} for Entry Point id {entry}."
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
+
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let (major, minor) = m.header.version_parts();
     let all_globals = (major, minor) >= (1, 4);

@@ -12,6 +12,7 @@
 //! assert!(validate(&words, &ValidatorOptions::default()).is_ok());
 //! ```
 
+mod block_layout;
 mod capabilities;
 mod cfg;
 mod debug_info;
@@ -194,13 +195,15 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 11] = [
+    let stages: [&dyn Fn(&mut Report); 13] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
         &|r| cfg::check(module, r),
         &|r| capabilities::check(module, options, r),
         &|r| limits::check(module, limits, r),
+        &|r| interfaces::check_listed(module, r),
+        &|r| block_layout::check(module, r),
         &|r| types::check(module, r),
         &|r| operands::check(module, r),
         &|r| debug_info::check(module, r),
