@@ -301,8 +301,27 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
     }
     for i in 0..m.insts.len() {
         check_instruction(m, &d, r, i);
+        ext_instruction(m, &d, r, i);
         if r.full() {
             return;
         }
+    }
+}
+
+/// An extended instruction the grammar ties to capabilities (GLSL.std.450's
+/// interpolation functions) needs one of them declared.
+fn ext_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
+    let inst = &m.insts[i];
+    if inst.opcode() != op::OpExtInst {
+        return;
+    }
+    let Some(crate::binary::ExtSet::Known(set)) = inst.ext_set else { return };
+    let Some(ei) = set.instruction(m.word(i, 3)) else { return };
+    if !ei.capabilities.is_empty() && !d.has_any_capability(ei.capabilities) {
+        r.error(
+            ErrorKind::Capability,
+            i,
+            format!("{} {} requires capability {}", set.import_name, ei.name, names(ei.capabilities).trim_end()),
+        );
     }
 }

@@ -114,6 +114,19 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// The Sampled Type of the image behind operand 2, a sampled image;
+    /// `None` after reporting that it is not one.
+    fn sampled_image_type(&self, rep: &mut Report) -> Option<u32> {
+        let m = self.m;
+        let ty = self.operand_type(2);
+        if m.def_opcode(ty) != Some(op::OpTypeSampledImage) {
+            self.fail(rep, "Expected Sampled Image to be of type OpTypeSampledImage".into());
+            return None;
+        }
+        let image = m.def_word(ty, 2)?;
+        (m.def_opcode(image) == Some(op::OpTypeImage)).then(|| m.def_word(image, 2)).flatten()
+    }
+
     fn scalar_operand(&self, k: usize, base: u16) -> bool {
         shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
     }
@@ -216,7 +229,62 @@ impl Checker<'_, '_> {
                 let indexes: Vec<u32> = (3..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
                 self.indexed(rep, composite, &indexes, rt);
             }
+            op::OpCompositeConstruct
+                if !matches!(
+                    m.def_opcode(rt),
+                    Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeStruct)
+                ) =>
+            {
+                self.fail(rep, "Expected Result Type to be a composite type".into());
+            }
             op::OpCompositeConstruct => self.construct(rep),
+            op::OpImageSampleImplicitLod
+            | op::OpImageSampleExplicitLod
+            | op::OpImageSampleProjImplicitLod
+            | op::OpImageSampleProjExplicitLod => {
+                let Some(r) = shape(m, rt).filter(|s| s.base != op::OpTypeBool && s.count > 1) else {
+                    return self.fail(rep, "Expected Result Type to be int or float vector type".into());
+                };
+                if r.count != 4 {
+                    return self.fail(rep, "Expected Result Type to have 4 components".into());
+                }
+                if let Some(sampled) = self.sampled_image_type(rep) {
+                    if m.def_opcode(sampled) != Some(op::OpTypeVoid) && sampled != r.scalar {
+                        self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type components".into());
+                    }
+                }
+            }
+            op::OpImageSampleDrefImplicitLod
+            | op::OpImageSampleDrefExplicitLod
+            | op::OpImageSampleProjDrefImplicitLod
+            | op::OpImageSampleProjDrefExplicitLod => {
+                if !shape(m, rt).is_some_and(|s| s.base != op::OpTypeBool && s.count == 1) {
+                    return self.fail(rep, "Expected Result Type to be int or float scalar type".into());
+                }
+                if let Some(sampled) = self.sampled_image_type(rep) {
+                    if sampled != rt {
+                        self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type".into());
+                    }
+                }
+            }
+            op::OpSampledImage if m.def_opcode(rt) != Some(op::OpTypeSampledImage) => {
+                self.fail(rep, "Expected Result Type to be OpTypeSampledImage.".into());
+            }
+            op::OpAtomicIIncrement
+            | op::OpAtomicIDecrement
+            | op::OpAtomicIAdd
+            | op::OpAtomicISub
+            | op::OpAtomicSMin
+            | op::OpAtomicUMin
+            | op::OpAtomicSMax
+            | op::OpAtomicUMax
+            | op::OpAtomicAnd
+            | op::OpAtomicOr
+            | op::OpAtomicXor
+                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) =>
+            {
+                self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
+            }
             op::OpCompositeInsert => {
                 let composite = self.operand_type(3);
                 if composite != rt {

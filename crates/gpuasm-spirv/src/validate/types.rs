@@ -214,6 +214,19 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
                 r.error(ErrorKind::OperandType, i, format!("Illegal number of components ({n}) for TypeVector"));
             }
         }
+        op::OpTypeMatrix => {
+            let column = m.word(i, 1);
+            let message = if m.def_opcode(column) != Some(op::OpTypeVector) {
+                "Columns in a matrix must be of type vector."
+            } else if m.def_word(column, 2).and_then(|c| m.def_opcode(c)) != Some(op::OpTypeFloat) {
+                "Matrix types can only be parameterized with floating-point types."
+            } else if !matches!(m.word(i, 2), 2..=4) {
+                "Matrix types can only be parameterized as having only 2, 3, or 4 columns."
+            } else {
+                return;
+            };
+            r.error(ErrorKind::OperandType, i, message);
+        }
         op::OpTypeImage => {
             // Depth, Arrayed, MS and Sampled: small enumerations in literals.
             for (k, what, max) in [(3, "Depth", 2), (4, "Arrayed", 1), (5, "MS", 1), (6, "Sampled", 2)] {
