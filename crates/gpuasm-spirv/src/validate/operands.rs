@@ -5,7 +5,7 @@
 
 use super::module::Module;
 use super::{ErrorKind, Report};
-use crate::grammar::{op, OperandKind};
+use crate::grammar::{capability, op, OperandKind};
 
 /// A scalar or vector of numbers or booleans.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -18,6 +18,16 @@ struct Shape {
     scalar: u32,
     /// Floats with an explicit encoding (bfloat16, fp8...).
     encoded: bool,
+}
+
+/// The value of a 32-bit integer constant as spirv-val evaluates it
+/// (OpConstantNull is 0; specialization constants are not constant).
+fn int32_constant(m: &Module, id: u32) -> Option<u32> {
+    match m.def_opcode(id)? {
+        op::OpConstant => m.def_word(id, 3),
+        op::OpConstantNull => Some(0),
+        _ => None,
+    }
 }
 
 fn shape(m: &Module, ty: u32) -> Option<Shape> {
@@ -105,11 +115,58 @@ impl Checker<'_, '_> {
             if !shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
                 return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));
             }
-            if let Some(v) = m.constant_value(id) {
-                if OperandKind::Scope.enumerant(v).is_none() {
+            match int32_constant(m, id) {
+                Some(v) if OperandKind::Scope.enumerant(v).is_none() => {
                     let c = rep.id(id);
                     return self.fail(rep, format!("Invalid scope value: {c} is {v}"));
                 }
+                Some(_) => {}
+                None if self.shader_ids_must_be_constant() => {
+                    return self.fail(rep, "Scope ids must be OpConstant when Shader capability is present".into());
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// With the Shader capability (and not CooperativeMatrixNV), scope and
+    /// memory-semantics ids are constants.
+    fn shader_ids_must_be_constant(&self) -> bool {
+        let caps = &self.m.declared_capabilities;
+        caps.contains(&capability::Shader) && !caps.contains(&capability::CooperativeMatrixNV)
+    }
+
+    /// Memory-semantics operands: 32-bit integers, constant in shaders, with
+    /// at most one memory-order bit.
+    fn semantics(&self, rep: &mut Report) {
+        let m = self.m;
+        for (k, o) in m.operands(self.i).iter().enumerate() {
+            if o.kind != OperandKind::IdMemorySemantics {
+                continue;
+            }
+            let id = m.word(self.i, k);
+            if m.def(id).is_none() {
+                continue;
+            }
+            if !shape(m, m.type_of(id)).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
+                return self.fail(rep, format!("{}: expected Memory Semantics to be a 32-bit int", self.name()));
+            }
+            match int32_constant(m, id) {
+                // Acquire, Release, AcquireRelease, SequentiallyConsistent.
+                Some(v) if (v & 0x1e).count_ones() > 1 => {
+                    return self.fail(
+                        rep,
+                        format!(
+                            "{}: Memory Semantics must have at most one non-relaxed memory order bit set",
+                            self.name()
+                        ),
+                    );
+                }
+                None if self.shader_ids_must_be_constant() => {
+                    return self
+                        .fail(rep, "Memory Semantics ids must be OpConstant when Shader capability is present".into());
+                }
+                _ => {}
             }
         }
     }
@@ -145,6 +202,7 @@ impl Checker<'_, '_> {
         }
         let name = self.name();
         self.scopes(rep);
+        self.semantics(rep);
         match opc {
             op::OpFAdd | op::OpFSub | op::OpFMul | op::OpFDiv | op::OpFRem | op::OpFMod | op::OpFNegate => {
                 if !is(m, rt, op::OpTypeFloat) {
