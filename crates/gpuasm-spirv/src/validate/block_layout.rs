@@ -4,8 +4,10 @@
 //! MatrixStride and a RowMajor or ColMajor, nested structs included
 //! (spec 2.16.2, as spirv-val checks it in every environment).
 //!
-//! The offsets themselves (the std140/std430 rules of Vulkan) are not
-//! checked yet.
+//! In Vulkan environments the offsets and strides themselves must follow
+//! the standard uniform-buffer (std140) or storage-buffer (std430) rules,
+//! relaxed from Vulkan 1.1 on (vectors aligned to their components, not
+//! straddling 16 bytes), computed as spirv-val computes them.
 
 use super::module::Module;
 use super::{ErrorKind, Report};
@@ -16,7 +18,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// parameter) for struct members.
 #[derive(Default)]
 struct Decorations {
-    on_id: FxHashMap<u32, Vec<u32>>,
+    on_id: FxHashMap<u32, Vec<(u32, Option<u32>)>>,
     on_member: FxHashMap<u32, Vec<(u32, u32, Option<u32>)>>,
 }
 
@@ -25,7 +27,10 @@ impl Decorations {
         let mut d = Decorations::default();
         for i in 0..m.insts.len() {
             match m.insts[i].opcode() {
-                op::OpDecorate => d.on_id.entry(m.word(i, 0)).or_default().push(m.word(i, 1)),
+                op::OpDecorate => {
+                    let param = (m.operands(i).len() > 2).then(|| m.word(i, 2));
+                    d.on_id.entry(m.word(i, 0)).or_default().push((m.word(i, 1), param));
+                }
                 op::OpMemberDecorate => {
                     let param = (m.operands(i).len() > 3).then(|| m.word(i, 3));
                     d.on_member.entry(m.word(i, 0)).or_default().push((m.word(i, 1), m.word(i, 2), param));
@@ -37,7 +42,35 @@ impl Decorations {
     }
 
     fn has(&self, id: u32, dec: u32) -> bool {
-        self.on_id.get(&id).is_some_and(|v| v.contains(&dec))
+        self.on_id.get(&id).is_some_and(|v| v.iter().any(|&(d, _)| d == dec))
+    }
+
+    /// The parameter of the (last) decoration `dec` on `id`.
+    fn param(&self, id: u32, dec: u32) -> Option<u32> {
+        self.on_id.get(&id)?.iter().rev().find(|&&(d, _)| d == dec)?.1
+    }
+
+    /// The parameter of the (last) member decoration `dec` of `id`'s member.
+    fn member_param(&self, id: u32, member: usize, dec: u32) -> Option<u32> {
+        self.on_member.get(&id)?.iter().rev().find(|&&(k, d, _)| k as usize == member && d == dec)?.2
+    }
+
+    /// Majorness and matrix stride of a struct member (column-major and 0
+    /// unless decorated).
+    fn constraint(&self, id: u32, member: usize) -> Constraint {
+        let mut c = Constraint { row_major: false, matrix_stride: 0 };
+        for &(k, d, p) in self.on_member.get(&id).into_iter().flatten() {
+            if k as usize != member {
+                continue;
+            }
+            match d {
+                decoration::RowMajor => c.row_major = true,
+                decoration::ColMajor => c.row_major = false,
+                decoration::MatrixStride => c.matrix_stride = p.unwrap_or(0),
+                _ => {}
+            }
+        }
+        c
     }
 
     fn member_has(&self, id: u32, member: usize, dec: impl Fn(u32) -> bool) -> bool {
@@ -96,7 +129,7 @@ fn has_required(m: &Module, d: &Decorations, id: u32, kind: u16, dec: &dyn Fn(u3
         if m.def_opcode(ty) != Some(kind) {
             continue;
         }
-        let on_type = d.on_id.get(&ty).is_some_and(|v| v.iter().any(|&x| dec(x)));
+        let on_type = d.on_id.get(&ty).is_some_and(|v| v.iter().any(|&(x, _)| dec(x)));
         if !on_type && !d.member_has(id, k, dec) {
             return false;
         }
@@ -107,7 +140,7 @@ fn has_required(m: &Module, d: &Decorations, id: u32, kind: u16, dec: &dyn Fn(u3
         .all(|&x| has_required(m, d, x, kind, dec, depth + 1))
 }
 
-pub(crate) fn check(m: &Module, r: &mut Report) {
+pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
     // Decoration groups are not followed: leave such modules alone rather
     // than miss a decoration they apply.
     if m.insts.iter().any(|i| i.opcode() == op::OpDecorationGroup) {
@@ -115,6 +148,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     }
     let d = Decorations::read(m);
     let mut done = FxHashSet::default();
+    let mut checked = Vec::new();
     for i in 0..m.insts.len() {
         if m.insts[i].opcode() != op::OpVariable {
             continue;
@@ -141,6 +175,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         } else {
             continue;
         };
+        let class_name = match class {
+            storage_class::Uniform => "Uniform",
+            storage_class::StorageBuffer => "StorageBuffer",
+            _ => "PushConstant",
+        };
         let missing = if missing_offset(m, &d, id, 0) {
             "Offset"
         } else if !has_required(m, &d, id, op::OpTypeArray, &|x| x == decoration::ArrayStride, 0) {
@@ -157,6 +196,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         ) {
             "RowMajor or ColMajor"
         } else {
+            checked.push((id, deco, class_name));
             continue;
         };
         r.error(
@@ -165,5 +205,287 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             format!("Structure id {id} decorated as {deco} must be explicitly laid out with {missing} decorations."),
         );
         return;
+    }
+    if let crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14 = env {
+        let relaxed = !matches!(env, crate::TargetEnv::Vulkan(0));
+        for (id, deco, class_name) in checked {
+            // Uniform blocks take the uniform-buffer (std140) rules.
+            let uniform_rules = class_name == "Uniform" && deco == "Block";
+            let layout = Layout { m, d: &d, uniform_rules, relaxed };
+            if let Err((member, what)) = layout.check(id, 0, 0) {
+                let rules = format!(
+                    "{} {} layout rules",
+                    if relaxed { "relaxed" } else { "standard" },
+                    if uniform_rules { "uniform buffer" } else { "storage buffer" }
+                );
+                r.error(
+                    ErrorKind::Decoration,
+                    m.defs[&id],
+                    format!(
+                        "Structure id {id} decorated as {deco} for variable in {class_name} storage class must follow {rules}: member {member} {what}"
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// Majorness and matrix stride, as a struct member's decorations give them.
+#[derive(Copy, Clone)]
+struct Constraint {
+    row_major: bool,
+    matrix_stride: u32,
+}
+
+fn align_up(x: u32, a: u32) -> u32 {
+    if a == 0 {
+        x
+    } else {
+        x.div_ceil(a).saturating_mul(a)
+    }
+}
+
+fn aligned(x: u32, a: u32) -> bool {
+    a == 0 || x % a == 0
+}
+
+/// The layout rules of one block.
+struct Layout<'a, 'w> {
+    m: &'a Module<'w>,
+    d: &'a Decorations,
+    /// std140: arrays, structs and matrices round their alignment up to 16.
+    uniform_rules: bool,
+    relaxed: bool,
+}
+
+impl Layout<'_, '_> {
+    fn word(&self, id: u32, k: usize) -> u32 {
+        self.m.def_word(id, k).unwrap_or(0)
+    }
+
+    fn scalar_alignment(&self, id: u32, depth: u32) -> u32 {
+        if depth > 64 {
+            return 1;
+        }
+        match self.m.def_opcode(id) {
+            Some(op::OpTypeInt | op::OpTypeFloat) => self.word(id, 2) / 8,
+            Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeRuntimeArray) => {
+                self.scalar_alignment(self.word(id, 2), depth + 1)
+            }
+            Some(op::OpTypeStruct) => {
+                members(self.m, id).iter().map(|&x| self.scalar_alignment(x, depth + 1)).max().unwrap_or(1)
+            }
+            Some(op::OpTypePointer) => 8,
+            _ => 1,
+        }
+    }
+
+    fn base_alignment(&self, id: u32, c: Constraint, depth: u32) -> u32 {
+        if depth > 64 {
+            return 1;
+        }
+        let round = |a: u32| if self.uniform_rules { align_up(a, 16) } else { a };
+        match self.m.def_opcode(id) {
+            Some(op::OpTypeInt | op::OpTypeFloat) => self.word(id, 2) / 8,
+            Some(op::OpTypeVector) => {
+                let n = self.word(id, 3);
+                self.base_alignment(self.word(id, 2), c, depth + 1) * if n == 3 { 4 } else { n }
+            }
+            Some(op::OpTypeMatrix) => {
+                let column = self.word(id, 2);
+                let a = if c.row_major {
+                    let n = self.word(id, 3);
+                    self.base_alignment(self.word(column, 2), c, depth + 1) * if n == 3 { 4 } else { n }
+                } else {
+                    self.base_alignment(column, c, depth + 1)
+                };
+                round(a)
+            }
+            Some(op::OpTypeArray | op::OpTypeRuntimeArray) => {
+                round(self.base_alignment(self.word(id, 2), c, depth + 1))
+            }
+            Some(op::OpTypeStruct) => {
+                let a = members(self.m, id)
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &x)| self.base_alignment(x, self.d.constraint(id, k), depth + 1))
+                    .fold(1, u32::max);
+                round(a)
+            }
+            Some(op::OpTypePointer) => 8,
+            _ => 1,
+        }
+    }
+
+    fn size(&self, id: u32, c: Constraint, depth: u32) -> u32 {
+        if depth > 64 {
+            return 0;
+        }
+        let m = self.m;
+        match m.def_opcode(id) {
+            Some(op::OpTypeInt | op::OpTypeFloat) => self.word(id, 2) / 8,
+            Some(op::OpTypeVector) => self.size(self.word(id, 2), c, depth + 1).saturating_mul(self.word(id, 3)),
+            Some(op::OpTypeArray) => {
+                let length = self.word(id, 3);
+                if m.def_opcode(length) != Some(op::OpConstant) {
+                    return 0;
+                }
+                let n = self.word(length, 3);
+                let stride = self.d.param(id, decoration::ArrayStride).unwrap_or(0);
+                n.saturating_sub(1).saturating_mul(stride).saturating_add(self.size(self.word(id, 2), c, depth + 1))
+            }
+            Some(op::OpTypeMatrix) => {
+                let columns = self.word(id, 3);
+                if c.row_major {
+                    let column = self.word(id, 2);
+                    let rows = self.word(column, 3);
+                    let scalar = self.size(self.word(column, 2), c, depth + 1);
+                    rows.saturating_sub(1)
+                        .saturating_mul(c.matrix_stride)
+                        .saturating_add(columns.saturating_mul(scalar))
+                } else {
+                    columns.saturating_mul(c.matrix_stride)
+                }
+            }
+            Some(op::OpTypeStruct) => {
+                let inner = members(m, id);
+                let Some(&last) = inner.last() else { return 0 };
+                let k = inner.len() - 1;
+                let offset = self.d.member_param(id, k, decoration::Offset).unwrap_or(0);
+                // spirv-val looks the last member's constraint up under the
+                // member's type id; do the same so sizes agree.
+                offset.saturating_add(self.size(last, self.d.constraint(last, k), depth + 1))
+            }
+            Some(op::OpTypePointer) => 8,
+            _ => 0,
+        }
+    }
+
+    /// Checks a struct placed at `base`; the failing member and why.
+    fn check(&self, id: u32, base: u32, depth: u32) -> Result<(), (usize, String)> {
+        if depth > 64 {
+            return Ok(());
+        }
+        let m = self.m;
+        let inner = members(m, id);
+        let mut order: Vec<(usize, u32)> = (0..inner.len())
+            .map(|k| (k, base.saturating_add(self.d.member_param(id, k, decoration::Offset).unwrap_or(u32::MAX))))
+            .collect();
+        order.sort_by_key(|&(_, offset)| offset);
+        let mut next_valid = 0u32;
+        for (position, &(k, offset)) in order.iter().enumerate() {
+            let ty = inner[k];
+            let c = self.d.constraint(id, k);
+            let alignment = self.base_alignment(ty, c, 0);
+            let opcode = m.def_opcode(ty);
+            let size = self.size(ty, c, 0);
+            if opcode == Some(op::OpTypeRuntimeArray) && position != order.len() - 1 {
+                return Err((
+                    k,
+                    "is not the last member of the struct. An OpTypeRuntimeArray must be the last member.".into(),
+                ));
+            }
+            if self.relaxed && opcode == Some(op::OpTypeVector) {
+                let scalar = self.scalar_alignment(self.word(ty, 2), 0);
+                if !aligned(offset, scalar) {
+                    return Err((k, format!("at offset {offset} is not aligned to scalar element size {scalar}")));
+                }
+            } else if !aligned(offset, alignment) {
+                return Err((k, format!("at offset {offset} is not aligned to {alignment}")));
+            }
+            if offset < next_valid {
+                return Err((
+                    k,
+                    format!("at offset {offset} overlaps previous member ending at offset {}", next_valid - 1),
+                ));
+            }
+            if self.relaxed && opcode == Some(op::OpTypeVector) {
+                let last = offset.saturating_add(size).saturating_sub(1);
+                let straddles = if size <= 16 { offset >> 4 != last >> 4 } else { offset % 16 != 0 };
+                if straddles {
+                    return Err((k, format!("is an improperly straddling vector at offset {offset}")));
+                }
+            }
+            if opcode == Some(op::OpTypeStruct) {
+                self.check(ty, offset, depth + 1)?;
+            }
+            if opcode == Some(op::OpTypeMatrix) && !aligned(c.matrix_stride, alignment) {
+                return Err((
+                    k,
+                    format!("is a matrix with stride {} not satisfying alignment to {alignment}", c.matrix_stride),
+                ));
+            }
+            // Arrays, level by level.
+            let mut array = ty;
+            let mut array_alignment = alignment;
+            let mut guard = 0;
+            while matches!(m.def_opcode(array), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) && guard < 64 {
+                guard += 1;
+                let element = self.word(array, 2);
+                let mut stride = 0;
+                for &(dec, p) in self.d.on_id.get(&array).into_iter().flatten() {
+                    if dec != decoration::ArrayStride {
+                        continue;
+                    }
+                    stride = p.unwrap_or(0);
+                    if stride == 0 {
+                        return Err((k, "contains an array with stride 0".into()));
+                    }
+                    if !aligned(stride, array_alignment) {
+                        return Err((
+                            k,
+                            format!("contains an array with stride {stride} not satisfying alignment to {alignment}"),
+                        ));
+                    }
+                }
+                let count = if m.def_opcode(array) == Some(op::OpTypeArray) {
+                    let length = self.word(array, 3);
+                    if m.def_opcode(length) == Some(op::OpConstant) {
+                        self.word(length, 3)
+                    } else {
+                        0
+                    }
+                } else {
+                    0
+                };
+                match m.def_opcode(element) {
+                    Some(op::OpTypeStruct) => {
+                        let mut seen = [false; 16];
+                        for e in 0..count.max(1) {
+                            let at = e.saturating_mul(stride).saturating_add(offset);
+                            if std::mem::replace(&mut seen[(at % 16) as usize], true) {
+                                break;
+                            }
+                            self.check(element, at, depth + 1)?;
+                        }
+                    }
+                    Some(op::OpTypeMatrix) if !aligned(c.matrix_stride, alignment) => {
+                        return Err((
+                            k,
+                            format!(
+                                "is a matrix with stride {} not satisfying alignment to {alignment}",
+                                c.matrix_stride
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
+                array = element;
+                array_alignment = self.base_alignment(array, c, 0);
+                let element_size = self.size(element, c, 0);
+                if element_size > stride {
+                    return Err((
+                        k,
+                        format!("contains an array with stride {stride}, but with an element size of {element_size}"),
+                    ));
+                }
+            }
+            next_valid = offset.saturating_add(size);
+            if matches!(opcode, Some(op::OpTypeArray | op::OpTypeStruct)) {
+                next_valid = align_up(next_valid, alignment);
+            }
+        }
+        Ok(())
     }
 }

@@ -140,8 +140,13 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 None => {
                     if forward_ok(m, i, k, &forward_pointers, id) {
                         undefined_forward.push(id);
+                    } else if m.insts[i].opcode() == op::OpTypeStruct {
+                        // A struct member may only name a forward pointer ahead.
+                        let name = r.id(id);
+                        r.error(ErrorKind::UndefinedId, i, format!("Operand {name} requires a previous definition"));
                     } else {
-                        r.error(ErrorKind::UndefinedId, i, format!("id {id} has not been defined"));
+                        let name = r.id(id);
+                        r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
                     }
                     continue;
                 }

@@ -203,7 +203,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| capabilities::check(module, options, r),
         &|r| limits::check(module, limits, r),
         &|r| interfaces::check_listed(module, r),
-        &|r| block_layout::check(module, r),
+        &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, r),
         &|r| operands::check(module, r),
         &|r| debug_info::check(module, r),
