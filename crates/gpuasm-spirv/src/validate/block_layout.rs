@@ -247,7 +247,7 @@ fn align_up(x: u32, a: u32) -> u32 {
 }
 
 fn aligned(x: u32, a: u32) -> bool {
-    a == 0 || x % a == 0
+    a == 0 || x.is_multiple_of(a)
 }
 
 /// The layout rules of one block.
