@@ -40,12 +40,16 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     // Still in the leading run of OpPhi of a block.
     let mut phi_section = false;
     let mut blocks = 0;
+    // An extended instruction between OpFunction and the first label: the
+    // first block's variables no longer come first.
+    let mut ext_before_label = false;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let opc = inst.opcode();
         let name = inst.info.name;
         match opc {
             op::OpFunction => {
+                ext_before_label = false;
                 if state != State::Outside {
                     r.error(ErrorKind::FunctionStructure, i, "cannot declare a function in a function body");
                 }
@@ -69,7 +73,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     state = State::InBlock;
                     has_blocks = true;
                     blocks += 1;
-                    variable_section = blocks == 1;
+                    variable_section = blocks == 1 && !ext_before_label;
                     phi_section = true;
                 }
             },
@@ -142,7 +146,10 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 variable_section = false;
             }
-            op::OpLine | op::OpNoLine | op::OpExtInst if state == State::InBlock => {}
+            // Line instructions may sit among the variables; extended
+            // instructions (even non-semantic ones) end the variable run.
+            op::OpLine | op::OpNoLine if state == State::InBlock => {}
+            op::OpExtInst if state == State::InBlock => variable_section = false,
             _ if state == State::InBlock => {
                 variable_section = false;
                 phi_section = false;
@@ -151,6 +158,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 State::Header if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
                 }
+                State::Header if opc == op::OpExtInst => ext_before_label = true,
                 // Line information and non-semantic instructions (such as
                 // DebugLine) may follow a block's terminator.
                 State::AfterTerminator
