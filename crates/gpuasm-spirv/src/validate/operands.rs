@@ -171,6 +171,15 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// Operand 3, a sampling coordinate, is float; false after reporting.
+    fn float_coordinate(&self, rep: &mut Report) -> bool {
+        if shape(self.m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeFloat) {
+            return true;
+        }
+        self.fail(rep, "Expected Coordinate to be float scalar or vector".into());
+        false
+    }
+
     /// The Sampled Type of the image behind operand 2, a sampled image;
     /// `None` after reporting that it is not one.
     fn sampled_image_type(&self, rep: &mut Report) -> Option<u32> {
@@ -308,8 +317,12 @@ impl Checker<'_, '_> {
                 }
                 if let Some(sampled) = self.sampled_image_type(rep) {
                     if m.def_opcode(sampled) != Some(op::OpTypeVoid) && sampled != r.scalar {
-                        self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type components".into());
+                        return self.fail(
+                            rep,
+                            "Expected Image 'Sampled Type' to be the same as Result Type components".into(),
+                        );
                     }
+                    self.float_coordinate(rep);
                 }
             }
             op::OpImageSampleDrefImplicitLod
@@ -321,12 +334,35 @@ impl Checker<'_, '_> {
                 }
                 if let Some(sampled) = self.sampled_image_type(rep) {
                     if sampled != rt {
-                        self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type".into());
+                        return self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type".into());
+                    }
+                    if !self.float_coordinate(rep) {
+                        return;
+                    }
+                    if !shape(m, self.operand_type(4))
+                        .is_some_and(|s| s.base == op::OpTypeFloat && s.count == 1 && s.width == 32)
+                    {
+                        self.fail(rep, "Expected Dref to be of 32-bit float type".into());
                     }
                 }
             }
             op::OpSampledImage if m.def_opcode(rt) != Some(op::OpTypeSampledImage) => {
                 self.fail(rep, "Expected Result Type to be OpTypeSampledImage.".into());
+            }
+            op::OpSampledImage if m.def_opcode(self.operand_type(2)) != Some(op::OpTypeImage) => {
+                self.fail(rep, "Expected Image to be of type OpTypeImage.".into());
+            }
+            op::OpImageRead | op::OpImageFetch | op::OpImageWrite => {
+                let (image, coordinate) = if opc == op::OpImageWrite { (0, 1) } else { (2, 3) };
+                if opc != op::OpImageWrite && !shape(m, rt).is_some_and(|s| s.base != op::OpTypeBool) {
+                    return self.fail(rep, "Expected Result Type to be int or float scalar or vector type".into());
+                }
+                if m.def_opcode(self.operand_type(image)) != Some(op::OpTypeImage) {
+                    return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
+                }
+                if !shape(m, self.operand_type(coordinate)).is_some_and(|s| s.base == op::OpTypeInt) {
+                    self.fail(rep, "Expected Coordinate to be int scalar or vector".into());
+                }
             }
             op::OpAtomicIIncrement
             | op::OpAtomicIDecrement
