@@ -354,7 +354,7 @@ impl Checker<'_, '_> {
             }
             op::OpImageRead | op::OpImageFetch | op::OpImageWrite => {
                 let (image, coordinate) = if opc == op::OpImageWrite { (0, 1) } else { (2, 3) };
-                if opc != op::OpImageWrite && !shape(m, rt).is_some_and(|s| s.base != op::OpTypeBool) {
+                if opc != op::OpImageWrite && shape(m, rt).is_none_or(|s| s.base == op::OpTypeBool) {
                     return self.fail(rep, "Expected Result Type to be int or float scalar or vector type".into());
                 }
                 if m.def_opcode(self.operand_type(image)) != Some(op::OpTypeImage) {
