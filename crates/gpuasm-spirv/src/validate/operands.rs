@@ -360,7 +360,7 @@ impl Checker<'_, '_> {
                 if m.def_opcode(self.operand_type(image)) != Some(op::OpTypeImage) {
                     return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
                 }
-                if !shape(m, self.operand_type(coordinate)).is_some_and(|s| s.base == op::OpTypeInt) {
+                if shape(m, self.operand_type(coordinate)).is_none_or(|s| s.base != op::OpTypeInt) {
                     self.fail(rep, "Expected Coordinate to be int scalar or vector".into());
                 }
             }
