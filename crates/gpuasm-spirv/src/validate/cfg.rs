@@ -189,26 +189,23 @@ fn merge_instructions(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let opc = m.insts[i].opcode();
         let next = m.insts.get(i + 1).map(|n| n.opcode());
-        match opc {
-            op::OpSelectionMerge if !matches!(next, Some(op::OpBranchConditional | op::OpSwitch)) => {
-                r.error(
-                    ErrorKind::FunctionStructure,
-                    i,
-                    "OpSelectionMerge must immediately precede either an OpBranchConditional or OpSwitch instruction. \
-                     OpSelectionMerge must be the second-to-last instruction in its block.",
-                );
-                return;
-            }
-            op::OpLoopMerge if !matches!(next, Some(op::OpBranch | op::OpBranchConditional)) => {
-                r.error(
-                    ErrorKind::FunctionStructure,
-                    i,
-                    "OpLoopMerge must immediately precede either an OpBranch or OpBranchConditional instruction. \
-                     OpLoopMerge must be the second-to-last instruction in its block.",
-                );
-                return;
-            }
-            _ => {}
+        let misplaced = match opc {
+            op::OpSelectionMerge => (!matches!(next, Some(op::OpBranchConditional | op::OpSwitch)))
+                .then_some(("OpSelectionMerge", "an OpBranchConditional or OpSwitch")),
+            op::OpLoopMerge => (!matches!(next, Some(op::OpBranch | op::OpBranchConditional)))
+                .then_some(("OpLoopMerge", "an OpBranch or OpBranchConditional")),
+            _ => None,
+        };
+        if let Some((name, branches)) = misplaced {
+            r.error(
+                ErrorKind::FunctionStructure,
+                i,
+                format!(
+                    "{name} must immediately precede either {branches} instruction. \
+                     {name} must be the second-to-last instruction in its block."
+                ),
+            );
+            return;
         }
         if opc == op::OpLoopMerge && m.word(i, 0) == m.word(i, 1) {
             r.error(ErrorKind::FunctionStructure, i, "Merge Block and Continue Target must be different ids");

@@ -58,14 +58,13 @@ fn successors(m: &Module, last: usize, block_index: &FxHashMap<u32, usize>) -> V
     branch_targets(m, last).iter().filter_map(|t| block_index.get(t).copied()).collect()
 }
 
-/// Immediate dominators (`None` for unreachable blocks; the entry is its own).
-pub(super) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
-    let n = succ.len();
-    // Reverse postorder by an explicit stack (no recursion on deep graphs).
-    let mut order = Vec::with_capacity(n);
-    let mut visited = vec![false; n];
-    let mut stack = vec![(0usize, 0usize)];
-    visited[0] = true;
+/// Depth-first postorder from `start`, taking successors in their order, by
+/// an explicit stack (no recursion on deep graphs).
+pub(super) fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
+    let mut order = Vec::new();
+    let mut visited = vec![false; succ.len()];
+    let mut stack = vec![(start, 0usize)];
+    visited[start] = true;
     while let Some((b, next)) = stack.pop() {
         if let Some(&s) = succ[b].get(next) {
             stack.push((b, next + 1));
@@ -77,6 +76,13 @@ pub(super) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>
             order.push(b);
         }
     }
+    order
+}
+
+/// Immediate dominators (`None` for unreachable blocks; the entry is its own).
+pub(super) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
+    let n = succ.len();
+    let mut order = postorder(succ, 0);
     order.reverse();
     let mut rpo = vec![usize::MAX; n];
     for (k, &b) in order.iter().enumerate() {

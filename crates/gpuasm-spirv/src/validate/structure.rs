@@ -11,7 +11,7 @@
 //! back-edges are found from an "augmented" graph whose pseudo-entry (node
 //! 0, blocks shifted by one) leads to every block nothing else reaches.
 
-use super::dominance::{dominators, DomTree};
+use super::dominance::{dominators, postorder, DomTree};
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
@@ -100,26 +100,6 @@ fn augmented(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
         }
     }
     std::iter::once(roots).chain(succ.iter().map(|s| s.iter().map(|&x| x + 1).collect())).collect()
-}
-
-/// Depth-first postorder from `start`, taking successors in their order.
-fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
-    let mut order = Vec::new();
-    let mut visited = vec![false; succ.len()];
-    let mut stack = vec![(start, 0usize)];
-    visited[start] = true;
-    while let Some((b, next)) = stack.pop() {
-        if let Some(&s) = succ[b].get(next) {
-            stack.push((b, next + 1));
-            if !visited[s] {
-                visited[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(b);
-        }
-    }
-    order
 }
 
 /// Back-edges `(from, to)`: real edges to a block on the depth-first stack
