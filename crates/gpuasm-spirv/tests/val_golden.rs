@@ -276,3 +276,34 @@ fn struct_nesting_depth_limit() {
     let errors = validate(&words, &options).unwrap_err();
     assert_eq!(errors[0].message, "Structure Nesting Depth may not be larger than 2. Found 3.");
 }
+
+/// Inputs the `spirv_val` fuzz target once crashed on: each must be
+/// validated, in every configuration the target uses, without a panic.
+#[test]
+fn fuzz_regressions_do_not_panic() {
+    let tight = gpuasm_spirv::validate::Limits {
+        max_struct_members: 2,
+        max_struct_depth: 1,
+        max_local_variables: 1,
+        max_global_variables: 1,
+        max_switch_branches: 1,
+        max_function_args: 1,
+        max_control_flow_nesting_depth: 1,
+        max_access_chain_indexes: 1,
+        max_id_bound: 64,
+    };
+    let mut n = 0;
+    for entry in std::fs::read_dir(corpus("fuzz-regressions")).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let Ok((words, _)) = words_from_bytes(&bytes) else { continue };
+        for (target_env, limits) in [
+            (TargetEnv::Universal(6), Default::default()),
+            (TargetEnv::Vulkan(0), Default::default()),
+            (TargetEnv::Universal(5), tight),
+        ] {
+            let _ = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits });
+        }
+        n += 1;
+    }
+    assert!(n >= 1);
+}

@@ -290,13 +290,13 @@ impl Layout<'_, '_> {
             Some(op::OpTypeInt | op::OpTypeFloat) => self.word(id, 2) / 8,
             Some(op::OpTypeVector) => {
                 let n = self.word(id, 3);
-                self.base_alignment(self.word(id, 2), c, depth + 1) * if n == 3 { 4 } else { n }
+                self.base_alignment(self.word(id, 2), c, depth + 1).saturating_mul(if n == 3 { 4 } else { n })
             }
             Some(op::OpTypeMatrix) => {
                 let column = self.word(id, 2);
                 let a = if c.row_major {
                     let n = self.word(id, 3);
-                    self.base_alignment(self.word(column, 2), c, depth + 1) * if n == 3 { 4 } else { n }
+                    self.base_alignment(self.word(column, 2), c, depth + 1).saturating_mul(if n == 3 { 4 } else { n })
                 } else {
                     self.base_alignment(column, c, depth + 1)
                 };
