@@ -204,7 +204,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| limits::check(module, limits, r),
         &|r| interfaces::check_listed(module, r),
         &|r| block_layout::check(module, options.target_env, r),
-        &|r| types::check(module, r),
+        &|r| types::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
         &|r| operands::check(module, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),

@@ -547,7 +547,55 @@ fn check_duplicate_decorations(m: &Module, r: &mut Report) {
     }
 }
 
-pub(crate) fn check(m: &Module, r: &mut Report) {
+/// The largest scalar in a type, in bytes (pointers count 8, as in the
+/// PhysicalStorageBuffer64 addressing model).
+fn largest_scalar(m: &Module, ty: u32, depth: u32) -> u32 {
+    if depth > 64 {
+        return 0;
+    }
+    match m.def_opcode(ty) {
+        Some(op::OpTypeInt | op::OpTypeFloat) => m.def_word(ty, 2).unwrap_or(0) / 8,
+        Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeRuntimeArray) => {
+            largest_scalar(m, m.def_word(ty, 2).unwrap_or(0), depth + 1)
+        }
+        Some(op::OpTypeStruct) => {
+            let n = m.operands_len_of(ty);
+            (2..=n).filter_map(|w| m.def_word(ty, w)).map(|t| largest_scalar(m, t, depth + 1)).max().unwrap_or(0)
+        }
+        Some(op::OpTypePointer) => 8,
+        _ => 0,
+    }
+}
+
+/// Loads and stores through PhysicalStorageBuffer pointers: an Aligned
+/// memory operand covers the largest scalar of the type accessed.
+fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
+    let (ptr, mask_at) = match m.insts[i].opcode() {
+        op::OpLoad => (m.word(i, 2), 3),
+        op::OpStore => (m.word(i, 0), 2),
+        _ => return,
+    };
+    let ops = m.operands(i);
+    if ops.len() <= mask_at + 1 || m.word(i, mask_at) & 0x2 == 0 {
+        return;
+    }
+    let Some((pointee, class)) = pointer(m, m.type_of(ptr)) else { return };
+    if class != storage_class::PhysicalStorageBuffer {
+        return;
+    }
+    let aligned = m.word(i, mask_at + 1);
+    let largest = largest_scalar(m, pointee, 0);
+    if aligned < largest {
+        let vuid = if vulkan { "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314] " } else { "" };
+        r.error(
+            ErrorKind::OperandType,
+            i,
+            format!("{vuid}Memory accesses Aligned operand value {aligned} is too small, the largest scalar type is {largest} bytes."),
+        );
+    }
+}
+
+pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     let mut in_function = false;
     for i in 0..m.insts.len() {
@@ -573,6 +621,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             _ => {}
         }
         check_instruction(m, r, i);
+        check_alignment(m, r, i, vulkan);
         if r.full() {
             return;
         }
