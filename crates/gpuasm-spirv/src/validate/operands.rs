@@ -379,6 +379,36 @@ impl Checker<'_, '_> {
             {
                 self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
             }
+            op::OpAtomicIIncrement
+            | op::OpAtomicIDecrement
+            | op::OpAtomicIAdd
+            | op::OpAtomicISub
+            | op::OpAtomicSMin
+            | op::OpAtomicUMin
+            | op::OpAtomicSMax
+            | op::OpAtomicUMax
+            | op::OpAtomicAnd
+            | op::OpAtomicOr
+            | op::OpAtomicXor => {
+                let pointer = self.operand_type(2);
+                match m.def_opcode(pointer) {
+                    Some(op::OpTypePointer) => {
+                        if m.def_word(pointer, 3) != Some(rt) {
+                            return self.fail(
+                                rep,
+                                format!("{name}: expected Pointer to point to a value of type Result Type"),
+                            );
+                        }
+                    }
+                    // Untyped pointers carry no pointee to compare.
+                    Some(op::OpTypeUntypedPointerKHR) => {}
+                    _ => return self.fail(rep, format!("{name}: expected Pointer to be a pointer type")),
+                }
+                let has_value = !matches!(opc, op::OpAtomicIIncrement | op::OpAtomicIDecrement);
+                if has_value && m.operands(self.i).len() > 5 && self.operand_type(5) != rt {
+                    self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
+                }
+            }
             op::OpCompositeInsert => {
                 let composite = self.operand_type(3);
                 if composite != rt {
@@ -417,13 +447,60 @@ impl Checker<'_, '_> {
                 }
             }
             _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
-            op::OpMatrixTimesVector | op::OpMatrixTimesScalar | op::OpMatrixTimesMatrix
-                if !self.float_matrix(self.operand_type(2)) =>
-            {
-                self.fail(rep, format!("Expected float matrix type as left operand: {name}"));
+            op::OpMatrixTimesVector => {
+                let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
+                let Some(r) = float_vector(rt) else {
+                    return self.fail(rep, format!("Expected float vector type as Result Type: {name}"));
+                };
+                let matrix = self.operand_type(2);
+                if !self.float_matrix(matrix) {
+                    return self.fail(rep, format!("Expected float matrix type as left operand: {name}"));
+                }
+                if m.def_word(matrix, 2) != Some(rt) {
+                    return self
+                        .fail(rep, format!("Expected column type of the matrix to be equal to Result Type: {name}"));
+                }
+                let Some(v) = float_vector(self.operand_type(3)) else {
+                    return self.fail(rep, format!("Expected float vector type as right operand: {name}"));
+                };
+                if v.scalar != r.scalar {
+                    return self.fail(rep, format!("Expected component types of the operands to be equal: {name}"));
+                }
+                if m.def_word(matrix, 3) != Some(v.count) {
+                    self.fail(
+                        rep,
+                        format!("Expected number of columns of the matrix to be equal to the vector size: {name}"),
+                    );
+                }
             }
-            op::OpVectorTimesMatrix if !self.float_matrix(self.operand_type(3)) => {
-                self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+            op::OpVectorTimesMatrix => {
+                let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
+                let Some(r) = float_vector(rt) else {
+                    return self.fail(rep, format!("Expected float vector type as Result Type: {name}"));
+                };
+                let Some(v) = float_vector(self.operand_type(2)) else {
+                    return self.fail(rep, format!("Expected float vector type as left operand: {name}"));
+                };
+                let matrix = self.operand_type(3);
+                if !self.float_matrix(matrix) {
+                    return self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+                }
+                let Some(column) = m.def_word(matrix, 2).and_then(|c| shape(m, c)) else { return };
+                let message = if r.scalar != column.scalar {
+                    "Expected component types of Result Type and matrix to be equal"
+                } else if m.def_word(matrix, 3) != Some(r.count) {
+                    "Expected number of columns of the matrix to be equal to Result Type vector size"
+                } else if v.scalar != column.scalar {
+                    "Expected component types of the operands to be equal"
+                } else if column.count != v.count {
+                    "Expected number of rows of the matrix to be equal to the vector operand size"
+                } else {
+                    return;
+                };
+                self.fail(rep, format!("{message}: {name}"));
+            }
+            op::OpMatrixTimesScalar | op::OpMatrixTimesMatrix if !self.float_matrix(self.operand_type(2)) => {
+                self.fail(rep, format!("Expected float matrix type as left operand: {name}"));
             }
             op::OpDPdx
             | op::OpDPdy
