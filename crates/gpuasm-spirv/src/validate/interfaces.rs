@@ -21,6 +21,10 @@ struct EntryPoint {
 /// before decorations.)
 pub(crate) fn check_listed(m: &Module, r: &mut Report) {
     let all_globals = m.header.version_parts() >= (1, 4);
+    let blocks: FxHashSet<u32> = (0..m.insts.len())
+        .filter(|&i| m.insts[i].opcode() == op::OpDecorate && m.word(i, 1) == crate::grammar::decoration::Block)
+        .map(|i| m.word(i, 0))
+        .collect();
     for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
         let entry = m.word(i, 1);
         for k in 3..m.operands(i).len() {
@@ -36,6 +40,19 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
                 return;
             }
             let class = m.word(v, 2);
+            if class == storage_class::Workgroup
+                && !m.declared_capabilities.contains(&capability::WorkgroupMemoryExplicitLayoutKHR)
+                && m.def_word(var.result_type, 3).is_some_and(|t| blocks.contains(&t))
+            {
+                let at = m.defs.get(&entry).copied().unwrap_or(i);
+                r.error(
+                    ErrorKind::EntryPoint,
+                    at,
+                    "Workgroup Storage Class variables can't be decorated with Block unless declaring the \
+                     WorkgroupMemoryExplicitLayoutKHR capability.",
+                );
+                return;
+            }
             if !all_globals && class != storage_class::Input && class != storage_class::Output {
                 r.error(
                     ErrorKind::EntryPoint,
