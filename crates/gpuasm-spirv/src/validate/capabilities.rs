@@ -44,6 +44,15 @@ impl Declared<'_> {
     }
 }
 
+/// The declared capabilities with the ones they implicitly declare.
+pub(crate) fn with_implied(m: &Module) -> FxHashSet<u32> {
+    let mut caps = FxHashSet::default();
+    for &c in &m.declared_capabilities {
+        declare(&mut caps, c);
+    }
+    caps
+}
+
 fn declare(caps: &mut FxHashSet<u32>, cap: u32) {
     if !caps.insert(cap) {
         return;

@@ -41,7 +41,7 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
             }
             let class = m.word(v, 2);
             if class == storage_class::Workgroup
-                && !m.declared_capabilities.contains(&capability::WorkgroupMemoryExplicitLayoutKHR)
+                && !super::capabilities::with_implied(m).contains(&capability::WorkgroupMemoryExplicitLayoutKHR)
                 && m.def_word(var.result_type, 3).is_some_and(|t| blocks.contains(&t))
             {
                 let at = m.defs.get(&entry).copied().unwrap_or(i);
