@@ -89,13 +89,16 @@ fn cases() -> Vec<Case> {
         let bytes = mutants[&row["file"]].clone();
         out.push(Case::plain(&row, bytes));
     }
-    // A second, independent set (`gen-val-mutants --seed 123` over spv/).
-    let mutants = read_tar_xz("mutants-123/mutants.tar.xz");
-    for row in rows("mutants-123/VAL.tsv") {
-        let bytes = mutants[&row["file"]].clone();
-        let mut case = Case::plain(&row, bytes);
-        case.name = format!("seed123/{}", case.name);
-        out.push(case);
+    // Independent sets: `gen-val-mutants --seed 123` over spv/, and
+    // `--seed 4242` over glslang/ and spv/.
+    for seed in ["123", "4242"] {
+        let mutants = read_tar_xz(&format!("mutants-{seed}/mutants.tar.xz"));
+        for row in rows(&format!("mutants-{seed}/VAL.tsv")) {
+            let bytes = mutants[&row["file"]].clone();
+            let mut case = Case::plain(&row, bytes);
+            case.name = format!("seed{seed}/{}", case.name);
+            out.push(case);
+        }
     }
     let invalid = read_tar_xz("invalid/invalid.tar.xz");
     for row in rows("invalid/MANIFEST.tsv") {

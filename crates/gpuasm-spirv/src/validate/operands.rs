@@ -99,8 +99,10 @@ impl Checker<'_, '_> {
     fn scopes(&self, rep: &mut Report) {
         let m = self.m;
         // spirv-val does not check the scope of AMD's non-uniform group
-        // instructions (SPV_AMD_shader_ballot).
-        if m.insts[self.i].info.name.ends_with("NonUniformAMD") {
+        // instructions (SPV_AMD_shader_ballot), nor here the scope a type
+        // declaration names (cooperative matrices).
+        let info = m.insts[self.i].info;
+        if info.name.ends_with("NonUniformAMD") || info.class == "Type-Declaration" {
             return;
         }
         for (k, o) in m.operands(self.i).iter().enumerate() {
@@ -140,6 +142,9 @@ impl Checker<'_, '_> {
     /// at most one memory-order bit.
     fn semantics(&self, rep: &mut Report) {
         let m = self.m;
+        if m.insts[self.i].info.class == "Type-Declaration" {
+            return;
+        }
         for (k, o) in m.operands(self.i).iter().enumerate() {
             if o.kind != OperandKind::IdMemorySemantics {
                 continue;
