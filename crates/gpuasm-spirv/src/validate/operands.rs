@@ -379,22 +379,10 @@ impl Checker<'_, '_> {
             | op::OpAtomicUMax
             | op::OpAtomicAnd
             | op::OpAtomicOr
-            | op::OpAtomicXor
-                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) =>
-            {
-                self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
-            }
-            op::OpAtomicIIncrement
-            | op::OpAtomicIDecrement
-            | op::OpAtomicIAdd
-            | op::OpAtomicISub
-            | op::OpAtomicSMin
-            | op::OpAtomicUMin
-            | op::OpAtomicSMax
-            | op::OpAtomicUMax
-            | op::OpAtomicAnd
-            | op::OpAtomicOr
             | op::OpAtomicXor => {
+                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) {
+                    return self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
+                }
                 let pointer = self.operand_type(2);
                 match m.def_opcode(pointer) {
                     Some(op::OpTypePointer) => {
