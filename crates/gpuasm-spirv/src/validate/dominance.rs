@@ -200,19 +200,39 @@ fn nesting_depths(idom: &[Option<usize>], rpo: &[usize], roles: &Roles) -> Vec<u
     depth
 }
 
-pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
-    let functions = functions(m);
-    let shader = m.declared_capabilities.contains(&capability::Shader);
-    // The control-flow graph's own rules come first (spirv-val's CFG pass):
-    // a block never appears before its dominator, and structured nesting
-    // stays within the limit.
-    for func in &functions {
+/// A function's control-flow graph: blocks by label, successors, immediate
+/// dominators and reverse-postorder numbers. Built once for both the CFG
+/// rules and the dominance of uses.
+struct Graph {
+    block_index: FxHashMap<u32, usize>,
+    succ: Vec<Vec<usize>>,
+    idom: Vec<Option<usize>>,
+    rpo: Vec<usize>,
+}
+
+impl Graph {
+    /// `None` for a function without blocks (a declaration).
+    fn new(m: &Module, func: &Function) -> Option<Graph> {
         if func.blocks.is_empty() {
-            continue;
+            return None;
         }
         let block_index: FxHashMap<u32, usize> = func.blocks.iter().enumerate().map(|(b, (l, _))| (*l, b)).collect();
         let succ: Vec<Vec<usize>> =
             func.blocks.iter().map(|(_, range)| successors(m, range.end - 1, &block_index)).collect();
+        let (idom, rpo) = dominators(&succ);
+        Some(Graph { block_index, succ, idom, rpo })
+    }
+}
+
+pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
+    let functions = functions(m);
+    let graphs: Vec<Option<Graph>> = functions.iter().map(|f| Graph::new(m, f)).collect();
+    let shader = m.declared_capabilities.contains(&capability::Shader);
+    // The control-flow graph's own rules come first (spirv-val's CFG pass):
+    // a block never appears before its dominator, and structured nesting
+    // stays within the limit.
+    for (func, graph) in functions.iter().zip(&graphs) {
+        let Some(Graph { block_index, succ, idom, rpo }) = graph else { continue };
         // Every block a branch or merge instruction names is in the function.
         let mut undefined: Vec<u32> = Vec::new();
         for (_, range) in &func.blocks {
@@ -259,7 +279,6 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             );
             return;
         }
-        let (idom, rpo) = dominators(&succ);
         // Block order follows dominance (from the entry block: blocks it
         // does not reach have no dominator here, as in spirv-val).
         for (b, d) in idom.iter().enumerate() {
@@ -278,12 +297,12 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         }
         if shader {
             let roles = structure::roles(m, &func.blocks, &|id| block_index.get(&id).copied());
-            let depths = nesting_depths(&idom, &rpo, &roles);
+            let depths = nesting_depths(idom, rpo, &roles);
             if let Some(b) = depths.iter().position(|&d| d > limits.max_control_flow_nesting_depth) {
                 r.error(ErrorKind::Limit, func.blocks[b].1.start, "Maximum Control Flow nesting depth exceeded.");
                 return;
             }
-            if !structure::check(m, &func.blocks, &succ, &roles, r) {
+            if !structure::check(m, &func.blocks, block_index, succ, &roles, r) {
                 return;
             }
         }
@@ -299,15 +318,9 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
-    for (f, func) in functions.iter().enumerate() {
-        if func.blocks.is_empty() {
-            continue;
-        }
-        let block_index: FxHashMap<u32, usize> = func.blocks.iter().enumerate().map(|(b, (l, _))| (*l, b)).collect();
-        let succ: Vec<Vec<usize>> =
-            func.blocks.iter().map(|(_, range)| successors(m, range.end - 1, &block_index)).collect();
-        let (idom, _) = dominators(&succ);
-        let tree = DomTree::new(&idom);
+    for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
+        let Some(Graph { block_index, idom, .. }) = graph else { continue };
+        let tree = DomTree::new(idom);
         let reachable = |b: usize| idom[b].is_some();
         for (b, (_, range)) in func.blocks.iter().enumerate() {
             for i in range.clone() {

@@ -25,6 +25,8 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
         .filter(|&i| m.insts[i].opcode() == op::OpDecorate && m.word(i, 1) == crate::grammar::decoration::Block)
         .map(|i| m.word(i, 0))
         .collect();
+    let explicit_workgroup_layout =
+        super::capabilities::with_implied(m).contains(&capability::WorkgroupMemoryExplicitLayoutKHR);
     for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
         let entry = m.word(i, 1);
         for k in 3..m.operands(i).len() {
@@ -41,7 +43,7 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
             }
             let class = m.word(v, 2);
             if class == storage_class::Workgroup
-                && !super::capabilities::with_implied(m).contains(&capability::WorkgroupMemoryExplicitLayoutKHR)
+                && !explicit_workgroup_layout
                 && m.def_word(var.result_type, 3).is_some_and(|t| blocks.contains(&t))
             {
                 let at = m.defs.get(&entry).copied().unwrap_or(i);

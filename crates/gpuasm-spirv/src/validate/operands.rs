@@ -20,6 +20,11 @@ struct Shape {
     encoded: bool,
 }
 
+/// A 32-bit integer scalar type.
+fn is_int32(m: &Module, ty: u32) -> bool {
+    shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32)
+}
+
 /// The value of a 32-bit integer constant as spirv-val evaluates it
 /// (OpConstantNull is 0; specialization constants are not constant).
 fn int32_constant(m: &Module, id: u32) -> Option<u32> {
@@ -105,16 +110,8 @@ impl Checker<'_, '_> {
         if info.name.ends_with("NonUniformAMD") || info.class == "Type-Declaration" {
             return;
         }
-        for (k, o) in m.operands(self.i).iter().enumerate() {
-            if o.kind != OperandKind::IdScope {
-                continue;
-            }
-            let id = m.word(self.i, k);
-            if m.def(id).is_none() {
-                continue;
-            }
-            let ty = m.type_of(id);
-            if !shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
+        for id in self.defined_operands(OperandKind::IdScope) {
+            if !is_int32(m, m.type_of(id)) {
                 return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));
             }
             match int32_constant(m, id) {
@@ -131,6 +128,17 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// The defined ids among the operands of `kind`.
+    fn defined_operands(&self, kind: OperandKind) -> impl Iterator<Item = u32> + '_ {
+        let m = self.m;
+        m.operands(self.i)
+            .iter()
+            .enumerate()
+            .filter(move |(_, o)| o.kind == kind)
+            .map(move |(k, _)| m.word(self.i, k))
+            .filter(move |&id| m.def(id).is_some())
+    }
+
     /// With the Shader capability (and not CooperativeMatrixNV), scope and
     /// memory-semantics ids are constants.
     fn shader_ids_must_be_constant(&self) -> bool {
@@ -145,15 +153,8 @@ impl Checker<'_, '_> {
         if m.insts[self.i].info.class == "Type-Declaration" {
             return;
         }
-        for (k, o) in m.operands(self.i).iter().enumerate() {
-            if o.kind != OperandKind::IdMemorySemantics {
-                continue;
-            }
-            let id = m.word(self.i, k);
-            if m.def(id).is_none() {
-                continue;
-            }
-            if !shape(m, m.type_of(id)).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
+        for id in self.defined_operands(OperandKind::IdMemorySemantics) {
+            if !is_int32(m, m.type_of(id)) {
                 return self.fail(rep, format!("{}: expected Memory Semantics to be a 32-bit int", self.name()));
             }
             match int32_constant(m, id) {

@@ -15,6 +15,7 @@ use super::dominance::{dominators, postorder, DomTree};
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
+use rustc_hash::FxHashMap;
 use std::ops::Range;
 
 /// Structured-control-flow roles of a function's blocks, from their merge
@@ -131,6 +132,7 @@ fn back_edges(graph: &[Vec<usize>], succ: &[Vec<usize>]) -> Vec<(usize, usize)> 
 pub(super) fn check(
     m: &Module,
     blocks: &[(u32, Range<usize>)],
+    block_index: &FxHashMap<u32, usize>,
     succ: &[Vec<usize>],
     roles: &Roles,
     r: &mut Report,
@@ -279,7 +281,17 @@ pub(super) fn check(
         }
         let last = blocks[b].1.end - 1;
         if construct == "selection" && m.insts[last].opcode() == op::OpSwitch {
-            let cases = Cases { m, blocks, succ, reachable: &reachable, sdom: &sdom, header: b, merge, switch: last };
+            let cases = Cases {
+                m,
+                blocks,
+                block_index,
+                succ,
+                reachable: &reachable,
+                sdom: &sdom,
+                header: b,
+                merge,
+                switch: last,
+            };
             if !cases.check(r) {
                 return false;
             }
@@ -335,6 +347,7 @@ pub(super) fn check(
 struct Cases<'a, 'm> {
     m: &'a Module<'m>,
     blocks: &'a [(u32, Range<usize>)],
+    block_index: &'a FxHashMap<u32, usize>,
     succ: &'a [Vec<usize>],
     reachable: &'a [bool],
     sdom: &'a dyn Fn(usize, usize) -> bool,
@@ -345,7 +358,7 @@ struct Cases<'a, 'm> {
 
 impl Cases<'_, '_> {
     fn block(&self, label: u32) -> Option<usize> {
-        self.blocks.iter().position(|(l, _)| *l == label)
+        self.block_index.get(&label).copied()
     }
 
     fn check(&self, r: &mut Report) -> bool {
