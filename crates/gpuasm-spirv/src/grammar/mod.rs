@@ -274,7 +274,20 @@ impl ExtInstSet {
 
     /// Looks up an instruction of the set by name.
     pub fn instruction_by_name(&self, name: &str) -> Option<&'static ExtInstInfo> {
-        self.instructions.iter().find(|i| i.name == name)
+        type Map = crate::name_map::NameMap<u16>;
+        static MAPS: std::sync::OnceLock<Vec<Map>> = std::sync::OnceLock::new();
+        let maps = MAPS.get_or_init(|| {
+            EXT_INST_SETS
+                .iter()
+                .map(|s| Map::new(s.instructions.iter().enumerate().map(|(i, e)| (e.name, i as u16))))
+                .collect()
+        });
+        // Sets are the entries of EXT_INST_SETS; any other (there are none
+        // today) is searched.
+        match EXT_INST_SETS.iter().position(|s| std::ptr::eq(s, self)) {
+            Some(set) => maps[set].get(name).map(|i| &self.instructions[i as usize]),
+            None => self.instructions.iter().find(|i| i.name == name),
+        }
     }
 }
 

@@ -12,11 +12,12 @@ use super::cursor::{Cursor, Position};
 use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
 use super::literal::{self, NumberError, NumberType};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
-use crate::name_map::{hash_name, same_name};
 use crate::target_env::TargetEnv;
-use hashbrown::HashTable;
 
 mod fast;
+mod ids;
+mod known_types;
+use ids::{find_id_use, scan_id_name, Ids};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Assembler switches, one per spirv-as option (plus ours).
@@ -226,171 +227,6 @@ enum OperandError {
     NoMatch(Diagnostic),
 }
 
-/// Id names to numbers. Names are kept as ranges of the text (the first
-/// occurrence, which is also where the id is first used), so the table costs
-/// 12 bytes an id and allocates nothing per name.
-struct Ids<'t> {
-    text: &'t str,
-    names: HashTable<(u32, u32, u32)>,
-    next: u32,
-    bound: u32,
-    preserve: FxHashSet<u32>,
-    /// Ids given a result, as a bitset (dense: ids are assigned in order).
-    defined: Vec<u64>,
-    defined_sparse: FxHashSet<u32>,
-    /// Names that are canonical decimal numbers below the cap, by value: the
-    /// common case in disassembled text, kept out of the hash table.
-    /// Entries are ids; 0 = none.
-    numeric: Vec<u32>,
-    numeric_cap: usize,
-}
-
-/// The first place `name` (with its `%`) stands as a whole word.
-fn find_id_use(text: &str, name: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(p) = memchr::memmem::find(&b[from..], name.as_bytes()) {
-        let at = from + p;
-        let end = at + name.len();
-        if end == b.len() || !ID_CHAR[b[end] as usize] {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// Checks an id name's characters; returns its value if it is a canonical
-/// decimal number below `cap` ("17", not "017").
-#[inline]
-fn scan_id_name(name: &str, cap: usize) -> Option<Option<usize>> {
-    let b = name.as_bytes();
-    if b.is_empty() || !b.iter().all(|&c| ID_CHAR[c as usize]) {
-        return None;
-    }
-    let mut small = None;
-    if b[0].is_ascii_digit() && b.len() <= 9 && !(b[0] == b'0' && b.len() > 1) {
-        let mut v = 0usize;
-        let mut ok = true;
-        for &c in b {
-            if !c.is_ascii_digit() {
-                ok = false;
-                break;
-            }
-            v = v * 10 + (c - b'0') as usize;
-        }
-        if ok && v < cap {
-            small = Some(v);
-        }
-    }
-    Some(small)
-}
-
-impl<'t> Ids<'t> {
-    fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
-        Ids {
-            text,
-            // Disassembled text names most ids by number (kept out of this
-            // table), so the table grows as names come rather than being
-            // sized from the text.
-            names: HashTable::with_capacity(256),
-            next: 1,
-            bound: 1,
-            preserve,
-            defined: Vec::new(),
-            defined_sparse: FxHashSet::default(),
-            numeric: Vec::new(),
-            numeric_cap: text.len() / 2 + 16,
-        }
-    }
-
-    fn name(&self, &(start, len, _): &(u32, u32, u32)) -> &'t str {
-        &self.text[start as usize..(start + len) as usize]
-    }
-
-    /// The number of the id `name`, which stands at byte `at` of the text.
-    fn get(&mut self, name: &'t str, at: usize) -> u32 {
-        let small = scan_id_name(name, self.numeric_cap).flatten();
-        self.get_scanned(name, at, small)
-    }
-
-    /// [`Ids::get`] for a name already scanned by [`scan_id_name`].
-    #[inline]
-    fn get_scanned(&mut self, name: &'t str, at: usize, small: Option<usize>) -> u32 {
-        if !self.preserve.is_empty() {
-            if let Some(n) = literal::parse_c_u32(name) {
-                if self.preserve.contains(&n) {
-                    self.bound = self.bound.max(n.saturating_add(1));
-                    return n;
-                }
-            }
-        }
-        if let Some(v) = small {
-            if let Some(&id) = self.numeric.get(v) {
-                if id != 0 {
-                    return id;
-                }
-            }
-        }
-        let hash = if small.is_none() {
-            let hash = hash_name(name);
-            let text = self.text;
-            if let Some(&(_, _, id)) = self
-                .names
-                .find(hash, |&(s, l, _)| same_name(&text.as_bytes()[s as usize..(s + l) as usize], name.as_bytes()))
-            {
-                return id;
-            }
-            hash
-        } else {
-            0
-        };
-        let mut id = self.next;
-        self.next += 1;
-        while self.preserve.contains(&id) {
-            id = self.next;
-            self.next += 1;
-        }
-        match small {
-            Some(v) => {
-                if v >= self.numeric.len() {
-                    self.numeric.resize((v + 1).max(self.numeric.len() * 3 / 2).min(self.numeric_cap), 0);
-                }
-                self.numeric[v] = id;
-            }
-            None => {
-                let text = self.text;
-                self.names.insert_unique(hash, (at as u32, name.len() as u32, id), |e| {
-                    hash_name(&text[e.0 as usize..(e.0 + e.1) as usize])
-                });
-            }
-        }
-        self.bound = self.bound.max(id + 1);
-        id
-    }
-
-    fn define(&mut self, id: u32) {
-        let i = id as usize;
-        if i < 1 << 24 {
-            if i / 64 >= self.defined.len() {
-                self.defined.resize(i / 64 + 1, 0);
-            }
-            self.defined[i / 64] |= 1 << (i % 64);
-        } else {
-            self.defined_sparse.insert(id);
-        }
-    }
-
-    fn is_defined(&self, id: u32) -> bool {
-        let i = id as usize;
-        if i < 1 << 24 {
-            self.defined.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-        } else {
-            self.defined_sparse.contains(&id)
-        }
-    }
-}
-
 struct Assembler<'t, 'o> {
     text: &'t str,
     /// The module's version: names newer than it are not available.
@@ -398,8 +234,7 @@ struct Assembler<'t, 'o> {
     cur: Cursor<'t>,
     options: &'o AsmOptions,
     ids: Ids<'t>,
-    types: FxHashMap<u32, TypeClass>,
-    value_types: FxHashMap<u32, u32>,
+    known: known_types::KnownTypes,
     imports: FxHashMap<u32, Import>,
     /// Results of instructions that failed: later errors about them are
     /// consequences, not new problems.
@@ -437,8 +272,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             cur: Cursor::new(text),
             options,
             ids: Ids::new(text, preserve),
-            types: FxHashMap::default(),
-            value_types: FxHashMap::default(),
+            known: known_types::KnownTypes::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),
             // Room for the header; text is about 12 bytes a word. When
@@ -479,10 +313,8 @@ impl<'t, 'o> Assembler<'t, 'o> {
     }
 
     fn numeric_ids(&self) -> FxHashSet<u32> {
-        let ids = &self.ids;
-        let hashed = ids.names.iter().filter_map(|e| literal::parse_c_u32(ids.name(e)));
-        let direct = ids.numeric.iter().enumerate().filter(|(_, &id)| id != 0).map(|(v, _)| v as u32);
-        hashed.chain(direct).collect()
+        let named = self.ids.named().filter_map(|(_, at)| literal::parse_c_u32(self.ids.name_at(at)));
+        named.chain(self.ids.numbered().map(|(_, v)| v)).collect()
     }
 
     fn run(&mut self) {
@@ -494,6 +326,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
         }
         self.cur.advance();
         while self.cur.has_text() {
+            if !self.options.general_only {
+                self.fast_run();
+                if !self.cur.has_text() {
+                    break;
+                }
+            }
             let start = self.cur.pos;
             if let Err(d) = self.instruction() {
                 if let Some((name, pos)) = self.result {
@@ -561,15 +399,6 @@ impl<'t, 'o> Assembler<'t, 'o> {
     }
 
     fn instruction(&mut self) -> Result<(), Diagnostic> {
-        let start = self.cur.pos;
-        self.result_type_id = 0;
-        self.ext_set = None;
-        if !self.options.general_only {
-            match self.fast_instruction() {
-                fast::Fast::Done(r) => return r,
-                fast::Fast::GiveUp => self.cur.pos = start,
-            }
-        }
         self.words.clear();
         self.expected.clear();
         self.info = None;
@@ -733,7 +562,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
         let is_type = info.declares_type;
         if is_type && self.words.len() >= 2 {
             let id = self.words[1];
-            if self.types.contains_key(&id) {
+            if self.known.is_declared(id) {
                 return Err(self.result_error(format!("id {id} is already used to declare a type")));
             }
             let class = match info.opcode {
@@ -751,15 +580,9 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 }
                 _ => TypeClass::Other,
             };
-            self.types.insert(id, class);
+            self.known.declare(id, class);
         } else if info.has_result_type && self.words.len() >= 3 {
-            // spirv-as accepts a value defined twice (the validator rejects
-            // it). Only integer-typed values are ever looked up again
-            // (OpSwitch selectors), and the first definition's type stays.
-            let (ty, value) = (self.words[1], self.words[2]);
-            if matches!(self.types.get(&ty), Some(TypeClass::Int { .. })) {
-                self.value_types.entry(value).or_insert(ty);
-            }
+            self.known.note_value(self.words[2], self.words[1]);
         }
         if self.words.len() > 0xffff {
             return Err(
@@ -939,7 +762,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             }
             OperandKind::LiteralFloat => self.number(w, NumberType::Float { width: 32, encoding: None }, optional),
             OperandKind::LiteralContextDependentNumber => {
-                let ty = match self.types.get(&self.result_type_id) {
+                let ty = match self.known.class(self.result_type_id) {
                     Some(TypeClass::Int { width, signed }) => NumberType::Int { width: *width, signed: *signed },
                     Some(TypeClass::Float { width, encoding }) => {
                         NumberType::Float { width: *width, encoding: *encoding }
@@ -1012,7 +835,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 // values of OpSwitch, which take the selector's type.
                 if opcode == op::OpSwitch && self.words.len() >= 3 {
                     let selector = self.words[1];
-                    let ty = self.value_types.get(&selector).and_then(|t| self.types.get(t));
+                    let ty = self.known.value_class(selector);
                     return match ty {
                         Some(&TypeClass::Int { width, signed }) => {
                             self.number(w, NumberType::Int { width, signed }, optional)
@@ -1165,24 +988,21 @@ impl<'t, 'o> Assembler<'t, 'o> {
     /// Warnings for ids that are used but never defined.
     fn check_definitions(&mut self) {
         let ids = &self.ids;
-        let hashed = ids.names.iter().map(|&(start, len, id)| (start, len, id));
-        // Numeric names keep no position: find their first use in the text.
+        // Numbers keep no position: find their first use in the text.
         let text = self.text;
-        let direct =
-            ids.numeric.iter().enumerate().filter(|(_, &id)| id != 0 && !ids.is_defined(id)).map(|(v, &id)| {
-                let name = format!("%{v}");
-                let at = find_id_use(text, &name).unwrap_or(0);
-                (at as u32 + 1, name.len() as u32 - 1, id)
-            });
-        let mut undefined: Vec<(u32, u32)> =
-            hashed.chain(direct).filter(|&(_, _, id)| !ids.is_defined(id)).map(|(s, l, _)| (s, l)).collect();
+        let numbered = ids.numbered().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, v)| {
+            let name = format!("%{v}");
+            find_id_use(text, &name).unwrap_or(0) + 1
+        });
+        let mut undefined: Vec<usize> =
+            ids.named().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, at)| at).chain(numbered).collect();
         undefined.sort_unstable();
-        for (start, len) in undefined.into_iter().take(20) {
+        for start in undefined.into_iter().take(20) {
             // The name's first occurrence; its '%' is one byte before.
-            let at = start as usize - 1;
-            let name = &self.text[at..at + len as usize + 1];
-            let mut d =
-                self.error_at(Position { index: at }, len as usize + 1, format!("{name} is used but never defined"));
+            let len = self.ids.name_at(start).len();
+            let at = start - 1;
+            let name = &self.text[at..at + len + 1];
+            let mut d = self.error_at(Position { index: at }, len + 1, format!("{name} is used but never defined"));
             d.severity = Severity::Warning;
             self.diags.items.push(d);
         }

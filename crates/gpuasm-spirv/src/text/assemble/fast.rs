@@ -1,165 +1,322 @@
-//! The assembler's shortcut for the common instruction: an opcode whose
-//! operands are ids, plain decimal integers, plain strings and enumerants
-//! without parameters, each written the usual way. It reads such an
-//! instruction in one pass, without the expected-operand stack.
+//! The assembler's shortcut for the common instruction: one line holding an
+//! opcode whose operands are ids, plain decimal integers, plain strings,
+//! enumerants without parameters, scalar constants and extended
+//! instructions, each written the usual way. It reads a run of such lines
+//! in one pass, without the expected-operand stack and without looking
+//! ahead.
 //!
-//! Anything else makes it give up, and the general path reads the
-//! instruction again from its start. Giving up is always safe: up to that
-//! point the shortcut has done only what the general path does in the same
-//! order (numbering ids as they first appear, marking the result defined),
-//! so the second reading finds the same ids and reports the same errors.
+//! Anything else makes it stop, and the general path reads that instruction
+//! from its start. Stopping is always safe: up to that point the shortcut
+//! has done only what the general path does in the same order (numbering
+//! ids as they first appear, marking results defined), so the second
+//! reading finds the same ids and reports the same errors.
+//!
+//! Where the general path looks ahead to see whether an optional operand
+//! follows, the shortcut ends the instruction at the end of its line and
+//! lets the next instruction confirm it: if the next word does not begin
+//! an instruction, the general path would have read it as an operand, so
+//! the shortcut takes the instruction back and leaves it to the general
+//! path.
 
-use super::{Assembler, Position, ID_CHAR};
-use crate::grammar::{self, op, Category, InstructionInfo, OperandKind, Quantifier};
-use crate::text::cursor::{is_word_end, starts_with_op};
+use super::{Assembler, Import, TypeClass, ID_CHAR, STREAM_CHUNK_WORDS};
+use crate::grammar::{self, op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
+use crate::text::cursor::{is_word_end, starts_with_op, Position};
+use crate::text::literal::{self, NumberType};
 
-/// What the shortcut made of an instruction.
-pub(super) enum Fast {
-    /// Read and emitted (or failed at `finish`, with the general path's error).
-    Done(Result<(), crate::text::Diagnostic>),
-    /// Not a case for the shortcut: start over on the general path.
-    GiveUp,
+/// An instruction that ended at the end of its line while optional operands
+/// could still have followed: it stands once the next word begins an
+/// instruction.
+struct Tentative {
+    start: usize,
+    out_at: usize,
+    undo: Undo,
 }
 
-impl<'t> Assembler<'t, '_> {
-    pub(super) fn fast_instruction(&mut self) -> Fast {
-        let text = self.cur.text_bytes();
-        let first_pos = self.cur.pos;
-        let mut p = first_pos.index;
-        // `%name = ` in front of the opcode.
-        let mut result = None;
-        if text[p] == b'%' {
-            let Some((end, _)) = scan_id(text, p) else { return Fast::GiveUp };
-            result = Some((&self.text[p..end], first_pos));
-            p = skip_blanks(text, end);
-            if text.get(p) != Some(&b'=') || !is_word_end(text, p + 1) {
-                return Fast::GiveUp;
-            }
-            p = skip_blanks(text, p + 1);
-        }
-        if !starts_with_op(text, p) {
-            return Fast::GiveUp;
-        }
-        let name_end = p + text[p..].iter().position(|&c| !ID_CHAR[c as usize]).unwrap_or(text.len() - p);
-        if !is_word_end(text, name_end) {
-            return Fast::GiveUp;
-        }
-        let Some(info) = grammar::instruction_by_name(&self.text[p..name_end]) else { return Fast::GiveUp };
-        if !shortcut_opcode(info) || !info.available_in(self.version) || info.has_result != result.is_some() {
-            return Fast::GiveUp;
-        }
-        self.words.clear();
-        self.info = Some(info);
-        self.result = result;
-        self.opcode_at = Some((Position { index: p }, name_end - p));
-        self.words.push(0);
-        self.cur.pos = Position { index: name_end };
+/// What finishing an instruction recorded, to be forgotten if it is taken
+/// back.
+#[derive(Default)]
+struct Undo {
+    type_added: Option<u32>,
+    value_added: Option<u32>,
+}
 
-        for spec in info.operands {
-            let kind = spec.kind;
-            if kind == OperandKind::IdResult {
-                let Some((name, pos)) = self.result else { return Fast::GiveUp };
-                let Ok(id) = self.id_word(&name[1..], pos) else { return Fast::GiveUp };
-                self.ids.define(id);
-                self.words.push(id);
-                continue;
+/// A result id written in front of an instruction: where its name is and
+/// its value if it is a small canonical decimal.
+type ResultName = (usize, usize, Option<usize>);
+
+impl<'t> Assembler<'t, '_> {
+    /// Reads instructions on the shortcut for as long as it can, from the
+    /// cursor (at a word or the end). Leaves the cursor at the first
+    /// instruction it did not read, or at the end.
+    pub(super) fn fast_run(&mut self) {
+        let text = self.cur.text_bytes();
+        let mut p = self.cur.pos.index;
+        let mut pending: Option<Tentative> = None;
+        loop {
+            if p >= text.len() {
+                self.cur.pos = Position { index: p };
+                return;
             }
-            loop {
-                // Is there an operand here, or has the instruction ended?
-                let present = self.cur.advance() && {
+            let Some((result, op_start, op_end)) = prefix(text, p) else {
+                self.cur.pos = Position { index: p };
+                if let Some(t) = pending {
                     let (w, next) = self.cur.word();
-                    !self.cur.word_starts_instruction(w, next)
-                };
-                if !present {
-                    if spec.quantifier == Quantifier::One {
-                        return Fast::GiveUp; // the general path reports it
+                    if !self.cur.word_starts_instruction(w, next) {
+                        self.take_back(t);
                     }
-                    return Fast::Done(self.finish(info));
                 }
-                if !self.fast_operand(kind) {
-                    return Fast::GiveUp;
-                }
-                if spec.quantifier != Quantifier::Variadic {
-                    break;
-                }
+                return;
+            };
+            // The word begins an instruction: whatever was pending stands.
+            if pending.take().is_some() && self.out.len() >= STREAM_CHUNK_WORDS {
+                self.flush_out();
             }
+            let out_at = self.out.len();
+            let Some((end, open, info)) = self.fast_instruction(text, result, op_start, op_end) else {
+                self.out.truncate(out_at);
+                self.cur.pos = Position { index: p };
+                return;
+            };
+            let Some(undo) = self.fast_finish(info, out_at) else {
+                self.out.truncate(out_at);
+                self.cur.pos = Position { index: p };
+                return;
+            };
+            if open {
+                pending = Some(Tentative { start: p, out_at, undo });
+            } else if self.out.len() >= STREAM_CHUNK_WORDS {
+                self.flush_out();
+            }
+            p = skip_space(text, end);
         }
-        Fast::Done(self.finish(info))
     }
 
-    /// One operand at the cursor; false to give up.
+    /// Forgets an instruction whose end the next word did not confirm, and
+    /// puts the cursor back at its start.
+    fn take_back(&mut self, t: Tentative) {
+        self.out.truncate(t.out_at);
+        if let Some(id) = t.undo.type_added {
+            self.known.forget(id);
+        }
+        if let Some(id) = t.undo.value_added {
+            self.known.forget_value(id);
+        }
+        self.cur.pos = Position { index: t.start };
+    }
+
+    /// One instruction, its words appended to `out`. Returns where it ended
+    /// and whether it ended at the end of its line with optional operands
+    /// still possible; `None` to leave it to the general path.
     #[inline]
-    fn fast_operand(&mut self, kind: OperandKind) -> bool {
-        let text = self.cur.text_bytes();
-        let at = self.cur.pos.index;
+    fn fast_instruction(
+        &mut self,
+        text: &'t [u8],
+        result: Option<ResultName>,
+        op_start: usize,
+        op_end: usize,
+    ) -> Option<(usize, bool, &'static InstructionInfo)> {
+        let info = grammar::instruction_by_name(&self.text[op_start..op_end])?;
+        if !shortcut_opcode(info) || !info.available_in(self.version) || info.has_result != result.is_some() {
+            return None;
+        }
+        let out_at = self.out.len();
+        self.out.push(info.opcode as u32);
+        let mut specs: &'static [OperandSpec] = info.operands;
+        let mut i = 0;
+        let mut p = op_end;
+        let mut result_type = 0;
+        while let Some(spec) = specs.get(i) {
+            let kind = spec.kind;
+            if kind == OperandKind::IdResult {
+                let (start, end, small) = result?;
+                let small = small.filter(|&v| v < self.ids.numeric_cap);
+                let id = self.ids.get_scanned(&self.text[start + 1..end], start + 1, small);
+                self.ids.define(id);
+                self.out.push(id);
+                i += 1;
+                continue;
+            }
+            p = skip_blanks(text, p);
+            if p >= text.len() || text[p] == b'\n' || text[p] == b';' {
+                // The end of the line: the general path reports a missing
+                // operand.
+                return (spec.quantifier != Quantifier::One).then_some((p, true, info));
+            }
+            if starts_with_op(text, p) {
+                return None;
+            }
+            if kind == OperandKind::LiteralExtInstInteger {
+                // The extended instruction's operands replace OpExtInst's
+                // trailing ids.
+                let (w, end) = self.word_at(p);
+                let Import::Known(set) = *self.imports.get(&self.out[out_at + 3])? else { return None };
+                let ei = set.instruction_by_name(w)?;
+                self.out.push(ei.opcode);
+                specs = ei.operands;
+                i = 0;
+                p = end;
+                continue;
+            }
+            p = self.fast_operand(text, p, kind, &mut result_type)?;
+            if spec.quantifier != Quantifier::Variadic {
+                i += 1;
+            }
+        }
+        Some((p, false, info))
+    }
+
+    /// One operand at `at` (a word on the line); returns where it ends.
+    #[inline]
+    fn fast_operand(&mut self, text: &'t [u8], at: usize, kind: OperandKind, result_type: &mut u32) -> Option<usize> {
         match kind.info().category {
             Category::Id => {
                 if text[at] != b'%' {
-                    return false;
+                    return None;
                 }
-                let Some((end, small)) = scan_id(text, at) else { return false };
+                let (end, small) = scan_id(text, at)?;
+                // `%x = ...` begins the next instruction.
+                if text.get(skip_blanks(text, end)) == Some(&b'=') {
+                    return None;
+                }
                 let small = small.filter(|&v| v < self.ids.numeric_cap);
                 let id = self.ids.get_scanned(&self.text[at + 1..end], at + 1, small);
                 if kind == OperandKind::IdResultType {
-                    self.result_type_id = id;
+                    *result_type = id;
                 }
-                self.words.push(id);
-                self.cur.pos = Position { index: end };
-                true
+                self.out.push(id);
+                Some(end)
             }
-            Category::Literal if kind == OperandKind::LiteralInteger => {
-                // Plain decimal: no sign, no base prefix, no leading zero.
-                let digits = text[at..].iter().take_while(|c| c.is_ascii_digit()).count();
-                let end = at + digits;
-                if digits == 0 || digits > 10 || (digits > 1 && text[at] == b'0') || !is_word_end(text, end) {
-                    return false;
-                }
-                let value = text[at..end].iter().fold(0u64, |v, &c| v * 10 + (c - b'0') as u64);
-                let Ok(value) = u32::try_from(value) else { return false };
-                self.words.push(value);
-                self.cur.pos = Position { index: end };
-                true
-            }
-            Category::Literal if kind == OperandKind::LiteralString => {
-                // A quoted string without escapes, followed by a delimiter.
-                if text[at] != b'"' {
-                    return false;
-                }
-                let Some(len) = text[at + 1..].iter().position(|&c| c == b'"' || c == b'\\') else { return false };
-                let end = at + 1 + len;
-                if text[end] != b'"' || !is_word_end(text, end + 1) {
-                    return false;
-                }
-                crate::text::literal::push_string_words(&text[at + 1..end], &mut self.words);
-                self.cur.pos = Position { index: end + 1 };
-                true
-            }
-            Category::ValueEnum | Category::BitEnum => {
-                let (w, next) = self.cur.word();
-                match kind.enumerant_by_name(w) {
-                    // A mask name standing for several bits would take
-                    // the parameters of each: the general path's business.
-                    Some(e)
-                        if e.parameters.is_empty()
-                            && (kind.info().category == Category::ValueEnum || e.value.count_ones() <= 1) =>
-                    {
-                        self.words.push(e.value);
-                        self.cur.pos = next;
-                        true
+            Category::Literal => match kind {
+                OperandKind::LiteralInteger => {
+                    // Plain decimal: no sign, no base prefix, no leading zero.
+                    let digits = text[at..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    let end = at + digits;
+                    if digits == 0 || digits > 10 || (digits > 1 && text[at] == b'0') || !is_word_end(text, end) {
+                        return None;
                     }
-                    _ => false,
+                    let value = text[at..end].iter().fold(0u64, |v, &c| v * 10 + (c - b'0') as u64);
+                    self.out.push(u32::try_from(value).ok()?);
+                    Some(end)
                 }
+                OperandKind::LiteralString => {
+                    // A quoted string without escapes, followed by a delimiter.
+                    if text[at] != b'"' {
+                        return None;
+                    }
+                    let len = memchr::memchr2(b'"', b'\\', &text[at + 1..])?;
+                    let end = at + 1 + len;
+                    if text[end] != b'"' || !is_word_end(text, end + 1) {
+                        return None;
+                    }
+                    literal::push_string_words(&text[at + 1..end], &mut self.out);
+                    Some(end + 1)
+                }
+                OperandKind::LiteralContextDependentNumber => {
+                    let ty = match self.known.class(*result_type)? {
+                        TypeClass::Int { width, signed } => NumberType::Int { width: *width, signed: *signed },
+                        TypeClass::Float { width, encoding } => {
+                            NumberType::Float { width: *width, encoding: *encoding }
+                        }
+                        TypeClass::Other => return None,
+                    };
+                    let (w, end) = self.word_at(at);
+                    literal::encode_number(w, ty, &mut self.out).ok()?;
+                    Some(end)
+                }
+                _ => None,
+            },
+            category @ (Category::ValueEnum | Category::BitEnum) => {
+                let (w, end) = self.word_at(at);
+                let e = kind.enumerant_by_name(w)?;
+                // A mask name standing for several bits would take the
+                // parameters of each: the general path's business.
+                if !e.parameters.is_empty() || (category == Category::BitEnum && e.value.count_ones() > 1) {
+                    return None;
+                }
+                self.out.push(e.value);
+                Some(end)
             }
-            _ => false,
+            _ => None,
         }
+    }
+
+    /// The word at `at` and where it ends.
+    #[inline]
+    fn word_at(&self, at: usize) -> (&'t str, usize) {
+        let mut c = self.cur.clone();
+        c.pos = Position { index: at };
+        let (w, next) = c.word();
+        (w, next.index)
+    }
+
+    /// Records types and value types and sets the word count, as
+    /// [`Assembler::finish`] does; `None` where that would fail (the general
+    /// path then reports it).
+    #[inline]
+    fn fast_finish(&mut self, info: &'static InstructionInfo, out_at: usize) -> Option<Undo> {
+        let words = &mut self.out[out_at..];
+        let n = words.len();
+        if n > 0xffff {
+            return None;
+        }
+        let opcode = info.opcode;
+        words[0] |= (n as u32) << 16;
+        let mut undo = Undo::default();
+        if info.declares_type && n >= 2 {
+            let id = words[1];
+            let class = match opcode {
+                op::OpTypeInt if n == 4 => TypeClass::Int { width: words[2], signed: words[3] != 0 },
+                op::OpTypeFloat if n == 3 || n == 4 => {
+                    TypeClass::Float { width: words[2], encoding: words.get(3).copied() }
+                }
+                op::OpTypeInt | op::OpTypeFloat => return None,
+                _ => TypeClass::Other,
+            };
+            if self.known.is_declared(id) {
+                return None;
+            }
+            self.known.declare(id, class);
+            undo.type_added = Some(id);
+        } else if info.has_result_type && n >= 3 {
+            let (ty, value) = (words[1], words[2]);
+            if self.known.note_value(value, ty) {
+                undo.value_added = Some(value);
+            }
+        }
+        Some(undo)
     }
 }
 
-/// Opcodes the shortcut leaves alone: those whose operands depend on
-/// earlier instructions (imported sets, switch selector types) or that the
-/// general path must see (`OpUnknown` is not in the grammar).
+/// Opcodes the shortcut leaves alone: those that change how later
+/// instructions read (imported sets) or whose operands depend on the type
+/// of an earlier value (switch literals).
 fn shortcut_opcode(info: &InstructionInfo) -> bool {
-    !matches!(info.opcode, op::OpExtInstImport | op::OpExtInst | op::OpExtInstWithForwardRefsKHR | op::OpSwitch)
+    !matches!(info.opcode, op::OpExtInstImport | op::OpSwitch)
+}
+
+/// The start of an instruction at `p`: `Op...`, or `%name = Op...` on one
+/// line. Returns the result name and where the opcode name starts and ends.
+#[inline]
+fn prefix(text: &[u8], p: usize) -> Option<(Option<ResultName>, usize, usize)> {
+    let mut q = p;
+    let mut result = None;
+    if text[q] == b'%' {
+        let (end, small) = scan_id(text, q)?;
+        result = Some((q, end, small));
+        q = skip_blanks(text, end);
+        if text.get(q) != Some(&b'=') || !is_word_end(text, q + 1) {
+            return None;
+        }
+        q = skip_blanks(text, q + 1);
+    }
+    if !starts_with_op(text, q) {
+        return None;
+    }
+    let mut end = q + 3;
+    while end < text.len() && ID_CHAR[text[end] as usize] {
+        end += 1;
+    }
+    is_word_end(text, end).then_some((result, q, end))
 }
 
 /// An id word `%name` at `at`: the end of the name and its value when it is
@@ -169,30 +326,122 @@ fn shortcut_opcode(info: &InstructionInfo) -> bool {
 fn scan_id(text: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
     let start = at + 1;
     let mut i = start;
-    let mut value = 0usize;
-    let mut digits = true;
-    while let Some(&c) = text.get(i) {
-        if !ID_CHAR[c as usize] {
-            break;
+    // Eight bytes at a time: names are short, and most fit one step.
+    loop {
+        match text.get(i..i + 8) {
+            Some(chunk) => {
+                let stop = not_id_bytes(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+                if stop != 0 {
+                    i += (stop.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                i += 8;
+            }
+            None => {
+                while i < text.len() && ID_CHAR[text[i] as usize] {
+                    i += 1;
+                }
+                break;
+            }
         }
-        digits &= c.is_ascii_digit();
-        value = value.wrapping_mul(10).wrapping_add(c.wrapping_sub(b'0') as usize);
-        i += 1;
     }
     let len = i - start;
     if len == 0 || !is_word_end(text, i) {
         return None;
     }
-    let canonical = digits && len <= 9 && !(text[start] == b'0' && len > 1);
-    Some((i, canonical.then_some(value)))
+    let name = &text[start..i];
+    if len > 9 || !name[0].is_ascii_digit() || (name[0] == b'0' && len > 1) {
+        return Some((i, None));
+    }
+    let mut value = 0usize;
+    for &c in name {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return Some((i, None));
+        }
+        value = value * 10 + d as usize;
+    }
+    Some((i, Some(value)))
 }
 
-/// Past spaces and tabs (an instruction's words are on one line in the
-/// usual text; anything else is left to the general path).
+const LOW: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// The top bit of each byte of `x` that is not an id character (a letter,
+/// a digit or `_`).
+#[inline]
+fn not_id_bytes(x: u64) -> u64 {
+    let y = x & !HIGH;
+    // Top bit set where a (7-bit) byte is at least `n`.
+    let ge = |v: u64, n: u8| (v + (0x80 - n as u64) * LOW) & HIGH;
+    let digit = ge(y, b'0') & !ge(y, b'9' + 1);
+    let l = y | (0x20 * LOW);
+    let alpha = ge(l, b'a') & !ge(l, b'z' + 1);
+    let v = y ^ (b'_' as u64 * LOW);
+    let underscore = !(((v & !HIGH) + !HIGH) | v) & HIGH;
+    (!(digit | alpha | underscore) | x) & HIGH
+}
+
+const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+
+/// Past spaces, tabs and carriage returns: the blanks between the words of
+/// a line. Disassembled text indents with runs of spaces, skipped eight at
+/// a time.
 #[inline]
 fn skip_blanks(text: &[u8], mut i: usize) -> usize {
-    while i < text.len() && (text[i] == b' ' || text[i] == b'\t') {
+    while let Some(chunk) = text.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ SPACES;
+        if x != 0 {
+            i += (x.trailing_zeros() / 8) as usize;
+            break;
+        }
+        i += 8;
+    }
+    while i < text.len() && matches!(text[i], b' ' | b'\t' | b'\r') {
         i += 1;
     }
     i
+}
+
+/// Past whitespace and comments, to the next word or the end.
+#[inline]
+fn skip_space(text: &[u8], mut i: usize) -> usize {
+    loop {
+        i = skip_blanks(text, i);
+        match text.get(i) {
+            Some(b'\n') => i += 1,
+            Some(b';') => i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1),
+            _ => return i,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_bytes_match_the_table() {
+        for b in 0..=255u8 {
+            for pos in 0..8 {
+                let mut bytes = [b'a'; 8];
+                bytes[pos] = b;
+                let stop = not_id_bytes(u64::from_le_bytes(bytes));
+                assert_eq!(stop & (0x80 << (pos * 8)) != 0, !ID_CHAR[b as usize], "byte {b:#x} at {pos}");
+                assert_eq!(stop & !(0x80 << (pos * 8)), 0, "byte {b:#x} at {pos} marks others");
+            }
+        }
+    }
+
+    #[test]
+    fn ids_scan_like_spirv_as() {
+        assert_eq!(scan_id(b"%abc_1 x", 0), Some((6, None)));
+        assert_eq!(scan_id(b"%123\n", 0), Some((4, Some(123))));
+        assert_eq!(scan_id(b"%0123 ", 0), Some((5, None)));
+        assert_eq!(scan_id(b"%a_very_long_name_indeed;", 0), Some((24, None)));
+        assert_eq!(scan_id(b"%1234567890", 0), Some((11, None)));
+        assert_eq!(scan_id(b"%a-b", 0), None);
+        assert_eq!(scan_id(b"% ", 0), None);
+        assert_eq!(scan_id(b"%\xc3\xa9", 0), None);
+    }
 }
