@@ -7,7 +7,7 @@ use super::{ErrorKind, Report};
 use crate::grammar::op;
 
 /// Termination instructions (spec 2.2.4, "Termination Instruction").
-const TERMINATORS: &[u16] = &[
+pub(super) const TERMINATORS: &[u16] = &[
     op::OpBranch,
     op::OpBranchConditional,
     op::OpSwitch,

@@ -32,8 +32,12 @@ fn functions(m: &Module) -> Vec<Function> {
             }
             op::OpFunctionEnd => out.extend(current.take()),
             _ => {
+                // A block ends at its terminator: spirv-val lets non-semantic
+                // instructions stand between blocks.
                 if let Some((_, range)) = current.as_mut().and_then(|f| f.blocks.last_mut()) {
-                    range.end = i + 1;
+                    if !super::cfg::TERMINATORS.contains(&m.insts[range.end - 1].opcode()) {
+                        range.end = i + 1;
+                    }
                 }
             }
         }

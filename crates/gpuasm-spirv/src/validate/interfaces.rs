@@ -1,16 +1,16 @@
-//! Entry points: a module has one unless it is for linking, fragment shaders choose an origin, and every module-scope variable an entry point's
+//! Entry points: a module has one unless it is for linking, and every
+//! module-scope variable an entry point's
 //! call tree uses is listed in its OpEntryPoint (Input and Output variables
 //! before SPIR-V 1.4, every non-Function variable from 1.4 on).
 
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
-use crate::grammar::{capability, execution_mode, execution_model, op, storage_class};
+use crate::grammar::{capability, op, storage_class};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 struct EntryPoint {
     inst: usize,
-    model: u32,
     function: u32,
     name: String,
     interface: FxHashSet<u32>,
@@ -81,7 +81,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut uses: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
     let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut current: Option<u32> = None;
-    let mut modes: FxHashSet<(u32, u32)> = FxHashSet::default();
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         match inst.opcode() {
@@ -92,15 +91,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 let name = literal_string_bytes(&m.words[start..start + name_op.num_words as usize]);
                 entry_points.push(EntryPoint {
                     inst: i,
-                    model: m.word(i, 0),
                     function: m.word(i, 1),
                     name: String::from_utf8_lossy(name).into_owned(),
                     interface: (3..ops.len()).map(|k| m.word(i, k)).collect(),
                 });
                 continue;
-            }
-            op::OpExecutionMode | op::OpExecutionModeId => {
-                modes.insert((m.word(i, 0), m.word(i, 1)));
             }
             op::OpFunction => current = Some(inst.result_id),
             op::OpFunctionEnd => {
@@ -150,17 +145,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         );
     }
     for ep in &entry_points {
-        let has = |mode| modes.contains(&(ep.function, mode));
-        if ep.model == execution_model::Fragment
-            && !has(execution_mode::OriginUpperLeft)
-            && !has(execution_mode::OriginLowerLeft)
-        {
-            r.error(
-                ErrorKind::EntryPoint,
-                ep.inst,
-                "Fragment execution model entry points require either an OriginUpperLeft or OriginLowerLeft execution mode.",
-            );
-        }
         let mut seen = FxHashSet::default();
         let mut stack = vec![ep.function];
         let mut missing: Vec<u32> = Vec::new();

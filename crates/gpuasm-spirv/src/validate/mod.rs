@@ -21,6 +21,7 @@ mod ids;
 mod interfaces;
 mod layout;
 mod limits;
+mod modes;
 pub mod module;
 mod operands;
 mod structure;
@@ -195,7 +196,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 13] = [
+    let stages: [&dyn Fn(&mut Report); 14] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -203,6 +204,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| capabilities::check(module, options, r),
         &|r| limits::check(module, limits, r),
         &|r| interfaces::check_listed(module, r),
+        &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
         &|r| operands::check(module, r),

@@ -1,0 +1,395 @@
+//! Execution models and modes: the modes each model needs or forbids in
+//! its entry points, and for each OpExecutionMode that its target is an
+//! entry point, that the mode suits the instruction (id operands or not)
+//! and every model the target is an entry point of, as spirv-val checks.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::{built_in, capability, decoration, execution_mode as em, execution_model as model, op};
+use crate::TargetEnv;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
+    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let caps = super::capabilities::with_implied(m);
+    // Per function: its execution models and its modes.
+    let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut modes: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
+    let mut local_size_elsewhere = false;
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpEntryPoint => models.entry(m.word(i, 1)).or_default().push(m.word(i, 0)),
+            op::OpExecutionMode | op::OpExecutionModeId => {
+                modes.entry(m.word(i, 0)).or_default().insert(m.word(i, 1));
+                local_size_elsewhere |= m.insts[i].opcode() == op::OpExecutionModeId && m.word(i, 1) == em::LocalSizeId;
+            }
+            op::OpDecorate if m.operands(i).len() > 2 => {
+                local_size_elsewhere |= m.word(i, 1) == decoration::BuiltIn && m.word(i, 2) == built_in::WorkgroupSize;
+            }
+            op::OpFunction => break,
+            _ => {}
+        }
+    }
+    let none = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpEntryPoint => {
+                let set = modes.get(&m.word(i, 1)).unwrap_or(&none);
+                let message = if caps.contains(&capability::Shader) { shader_modes(m.word(i, 0), set) } else { None };
+                if let Some(message) = message {
+                    r.error(ErrorKind::EntryPoint, i, message);
+                } else if vulkan
+                    && m.word(i, 0) == model::GLCompute
+                    && !set.contains(&em::LocalSize)
+                    && !local_size_elsewhere
+                {
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        i,
+                        "[VUID-StandaloneSpirv-None-10685] In the Vulkan environment, GLCompute execution model \
+                         entry points require either the LocalSize or LocalSizeId execution mode or an object \
+                         decorated with WorkgroupSize must be specified.",
+                    );
+                }
+            }
+            op::OpExecutionMode | op::OpExecutionModeId => {
+                let target = m.word(i, 0);
+                let Some(target_models) = models.get(&target) else {
+                    let t = r.id(target);
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        i,
+                        format!(
+                            "OpExecutionMode Entry Point <id> {t} is not the Entry Point operand of an OpEntryPoint."
+                        ),
+                    );
+                    continue;
+                };
+                let set = modes.get(&target).unwrap_or(&none);
+                if let Some(message) = mode_error(m, i, env, &caps, target_models, set) {
+                    r.error(ErrorKind::EntryPoint, i, message);
+                }
+            }
+            op::OpFunction => break,
+            _ => {}
+        }
+    }
+}
+
+/// Modes an entry point of a Shader module must choose between.
+fn shader_modes(execution_model: u32, set: &FxHashSet<u32>) -> Option<&'static str> {
+    let count = |modes: &[u32]| modes.iter().filter(|m| set.contains(m)).count();
+    match execution_model {
+        model::Fragment => {
+            if count(&[em::OriginUpperLeft, em::OriginLowerLeft]) == 2 {
+                return Some(
+                    "Fragment execution model entry points can only specify one of OriginUpperLeft or \
+                     OriginLowerLeft execution modes.",
+                );
+            }
+            if count(&[em::OriginUpperLeft, em::OriginLowerLeft]) == 0 {
+                return Some(
+                    "Fragment execution model entry points require either an OriginUpperLeft or OriginLowerLeft \
+                     execution mode.",
+                );
+            }
+            if count(&[em::DepthGreater, em::DepthLess, em::DepthUnchanged]) > 1 {
+                return Some(
+                    "Fragment execution model entry points can specify at most one of DepthGreater, DepthLess or \
+                     DepthUnchanged execution modes.",
+                );
+            }
+            let interlocks = [
+                em::PixelInterlockOrderedEXT,
+                em::PixelInterlockUnorderedEXT,
+                em::SampleInterlockOrderedEXT,
+                em::SampleInterlockUnorderedEXT,
+                em::ShadingRateInterlockOrderedEXT,
+                em::ShadingRateInterlockUnorderedEXT,
+            ];
+            if count(&interlocks) > 1 {
+                return Some(
+                    "Fragment execution model entry points can specify at most one fragment shader interlock \
+                     execution mode.",
+                );
+            }
+            if count(&[em::StencilRefUnchangedFrontAMD, em::StencilRefLessFrontAMD, em::StencilRefGreaterFrontAMD]) > 1
+            {
+                return Some(
+                    "Fragment execution model entry points can specify at most one of StencilRefUnchangedFrontAMD, \
+                     StencilRefLessFrontAMD or StencilRefGreaterFrontAMD execution modes.",
+                );
+            }
+            if count(&[em::StencilRefUnchangedBackAMD, em::StencilRefLessBackAMD, em::StencilRefGreaterBackAMD]) > 1 {
+                return Some(
+                    "Fragment execution model entry points can specify at most one of StencilRefUnchangedBackAMD, \
+                     StencilRefLessBackAMD or StencilRefGreaterBackAMD execution modes.",
+                );
+            }
+            None
+        }
+        model::TessellationControl | model::TessellationEvaluation => {
+            if count(&[em::SpacingEqual, em::SpacingFractionalEven, em::SpacingFractionalOdd]) > 1 {
+                return Some(
+                    "Tessellation execution model entry points can specify at most one of SpacingEqual, \
+                     SpacingFractionalOdd or SpacingFractionalEven execution modes.",
+                );
+            }
+            if count(&[em::Triangles, em::Quads, em::Isolines]) > 1 {
+                return Some(
+                    "Tessellation execution model entry points can specify at most one of Triangles, Quads or \
+                     Isolines execution modes.",
+                );
+            }
+            if count(&[em::VertexOrderCw, em::VertexOrderCcw]) > 1 {
+                return Some(
+                    "Tessellation execution model entry points can specify at most one of VertexOrderCw or \
+                     VertexOrderCcw execution modes.",
+                );
+            }
+            None
+        }
+        model::Geometry => {
+            let inputs =
+                [em::InputPoints, em::InputLines, em::InputLinesAdjacency, em::Triangles, em::InputTrianglesAdjacency];
+            if count(&inputs) != 1 {
+                return Some(
+                    "Geometry execution model entry points must specify exactly one of InputPoints, InputLines, \
+                     InputLinesAdjacency, Triangles or InputTrianglesAdjacency execution modes.",
+                );
+            }
+            if count(&[em::OutputPoints, em::OutputLineStrip, em::OutputTriangleStrip]) != 1 {
+                return Some(
+                    "Geometry execution model entry points must specify exactly one of OutputPoints, \
+                     OutputLineStrip or OutputTriangleStrip execution modes.",
+                );
+            }
+            None
+        }
+        model::MeshEXT => {
+            if count(&[em::OutputPoints, em::OutputLinesEXT, em::OutputTrianglesEXT]) != 1 {
+                return Some(
+                    "MeshEXT execution model entry points must specify exactly one of OutputPoints, \
+                     OutputLinesEXT, or OutputTrianglesEXT Execution Modes.",
+                );
+            }
+            if count(&[em::OutputPrimitivesEXT, em::OutputVertices]) != 2 {
+                return Some(
+                    "MeshEXT execution model entry points must specify both OutputPrimitivesEXT and \
+                     OutputVertices Execution Modes.",
+                );
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Modes whose extra operands are ids (OpExecutionModeId's).
+fn takes_ids(mode: u32) -> bool {
+    matches!(
+        mode,
+        em::SubgroupsPerWorkgroupId
+            | em::LocalSizeHintId
+            | em::LocalSizeId
+            | em::FPFastMathDefault
+            | em::MaximumRegistersIdINTEL
+    )
+}
+
+fn is_constant(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::OpConstantTrue
+            | op::OpConstantFalse
+            | op::OpConstant
+            | op::OpConstantComposite
+            | op::OpConstantSampler
+            | op::OpConstantNull
+            | op::OpSpecConstantTrue
+            | op::OpSpecConstantFalse
+            | op::OpSpecConstant
+            | op::OpSpecConstantComposite
+            | op::OpSpecConstantOp
+            | op::OpConstantCompositeReplicateEXT
+            | op::OpSpecConstantCompositeReplicateEXT
+    )
+}
+
+/// What is wrong with the OpExecutionMode(Id) at `i`, whose target is an
+/// entry point of `models` with modes `set`.
+fn mode_error(
+    m: &Module,
+    i: usize,
+    env: TargetEnv,
+    caps: &FxHashSet<u32>,
+    models: &[u32],
+    set: &FxHashSet<u32>,
+) -> Option<&'static str> {
+    let mode = m.word(i, 1);
+    if m.insts[i].opcode() == op::OpExecutionModeId {
+        if !takes_ids(mode) {
+            return Some(
+                "OpExecutionModeId is only valid when the Mode operand is an execution mode that takes Extra \
+                 Operands that are id operands.",
+            );
+        }
+        if matches!(mode, em::SubgroupsPerWorkgroupId | em::LocalSizeHintId | em::LocalSizeId)
+            && (2..m.operands(i).len()).any(|k| !m.def_opcode(m.word(i, k)).is_some_and(is_constant))
+        {
+            return Some("For OpExecutionModeId all Extra Operand ids must be constant instructions.");
+        }
+    } else if matches!(
+        mode,
+        em::SubgroupsPerWorkgroupId | em::LocalSizeHintId | em::LocalSizeId | em::FPFastMathDefault
+    ) {
+        return Some(
+            "OpExecutionMode is only valid when the Mode operand is an execution mode that takes no Extra \
+             Operands, or takes Extra Operands that are not id operands.",
+        );
+    }
+    if mode == em::LocalSizeId && matches!(env, TargetEnv::Vulkan(0..=2) | TargetEnv::Vulkan11Spv14) {
+        // Vulkan before 1.3 has no LocalSizeId (without maintenance4).
+        return Some("LocalSizeId mode is not allowed by the current environment.");
+    }
+    if let Some((allowed, message)) = allowed_models(mode, caps) {
+        if !models.iter().all(|x| allowed.contains(x)) {
+            return Some(message);
+        }
+    }
+    if mode == em::FPFastMathDefault {
+        if set.contains(&em::ContractionOff) {
+            return Some(
+                "FPFastMathDefault and ContractionOff execution modes cannot be applied to the same entry point",
+            );
+        }
+        if set.contains(&em::SignedZeroInfNanPreserve) {
+            return Some(
+                "FPFastMathDefault and SignedZeroInfNanPreserve execution modes cannot be applied to the same \
+                 entry point",
+            );
+        }
+    }
+    if matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14) {
+        if mode == em::OriginLowerLeft {
+            return Some(
+                "[VUID-StandaloneSpirv-OriginLowerLeft-04653] In the Vulkan environment, the OriginLowerLeft \
+                 execution mode must not be used.",
+            );
+        }
+        if mode == em::PixelCenterInteger {
+            return Some(
+                "[VUID-StandaloneSpirv-PixelCenterInteger-04654] In the Vulkan environment, the PixelCenterInteger \
+                 execution mode must not be used.",
+            );
+        }
+    }
+    None
+}
+
+/// The execution models a mode may be used with, and spirv-val's message
+/// when an entry point of another model uses it. Mesh models count only
+/// with their capability.
+fn allowed_models(mode: u32, caps: &FxHashSet<u32>) -> Option<(Vec<u32>, &'static str)> {
+    let mesh_nv = caps.contains(&capability::MeshShadingNV);
+    let mesh_ext = caps.contains(&capability::MeshShadingEXT);
+    let mesh = |nv: &[u32], ext: &[u32]| {
+        let mut v = Vec::new();
+        if mesh_nv {
+            v.extend_from_slice(nv);
+        }
+        if mesh_ext {
+            v.extend_from_slice(ext);
+        }
+        v
+    };
+    let tess = [model::TessellationControl, model::TessellationEvaluation];
+    Some(match mode {
+        em::Invocations
+        | em::InputPoints
+        | em::InputLines
+        | em::InputLinesAdjacency
+        | em::InputTrianglesAdjacency
+        | em::OutputLineStrip
+        | em::OutputTriangleStrip => {
+            (vec![model::Geometry], "Execution mode can only be used with the Geometry execution model.")
+        }
+        em::OutputPoints => {
+            let message = if mesh_nv || mesh_ext {
+                "Execution mode can only be used with the Geometry MeshNV or MeshEXT execution model."
+            } else {
+                "Execution mode can only be used with the Geometry execution model."
+            };
+            ([vec![model::Geometry], mesh(&[model::MeshNV], &[model::MeshEXT])].concat(), message)
+        }
+        em::SpacingEqual
+        | em::SpacingFractionalEven
+        | em::SpacingFractionalOdd
+        | em::VertexOrderCw
+        | em::VertexOrderCcw
+        | em::PointMode
+        | em::Quads
+        | em::Isolines => (tess.to_vec(), "Execution mode can only be used with a tessellation execution model."),
+        em::Triangles => (
+            vec![model::Geometry, tess[0], tess[1]],
+            "Execution mode can only be used with a Geometry or tessellation execution model.",
+        ),
+        em::OutputVertices => {
+            let message = if mesh_nv || mesh_ext {
+                "Execution mode can only be used with a Geometry, tessellation, MeshNV or MeshEXT execution model."
+            } else {
+                "Execution mode can only be used with a Geometry or tessellation execution model."
+            };
+            ([vec![model::Geometry, tess[0], tess[1]], mesh(&[model::MeshNV], &[model::MeshEXT])].concat(), message)
+        }
+        em::OutputLinesEXT | em::OutputTrianglesEXT | em::OutputPrimitivesEXT => (
+            vec![model::MeshEXT, model::MeshNV],
+            "Execution mode can only be used with the MeshEXT or MeshNV execution model.",
+        ),
+        em::QuadDerivativesKHR => (
+            vec![model::Fragment, model::GLCompute],
+            "Execution mode can only be used with the Fragment or GLCompute execution model.",
+        ),
+        em::PixelCenterInteger
+        | em::OriginUpperLeft
+        | em::OriginLowerLeft
+        | em::EarlyFragmentTests
+        | em::DepthReplacing
+        | em::DepthGreater
+        | em::DepthLess
+        | em::DepthUnchanged
+        | em::NonCoherentColorAttachmentReadEXT
+        | em::NonCoherentDepthAttachmentReadEXT
+        | em::NonCoherentStencilAttachmentReadEXT
+        | em::PixelInterlockOrderedEXT
+        | em::PixelInterlockUnorderedEXT
+        | em::SampleInterlockOrderedEXT
+        | em::SampleInterlockUnorderedEXT
+        | em::ShadingRateInterlockOrderedEXT
+        | em::ShadingRateInterlockUnorderedEXT
+        | em::EarlyAndLateFragmentTestsAMD
+        | em::StencilRefUnchangedFrontAMD
+        | em::StencilRefGreaterFrontAMD
+        | em::StencilRefLessFrontAMD
+        | em::StencilRefUnchangedBackAMD
+        | em::StencilRefGreaterBackAMD
+        | em::StencilRefLessBackAMD
+        | em::RequireFullQuadsKHR => {
+            (vec![model::Fragment], "Execution mode can only be used with the Fragment execution model.")
+        }
+        em::LocalSizeHint | em::VecTypeHint | em::ContractionOff | em::LocalSizeHintId => {
+            (vec![model::Kernel], "Execution mode can only be used with the Kernel execution model.")
+        }
+        em::LocalSize | em::LocalSizeId => {
+            let message = if mesh_nv || mesh_ext {
+                "Execution mode can only be used with a Kernel, GLCompute, MeshNV, MeshEXT, TaskNV or TaskEXT \
+                 execution model."
+            } else {
+                "Execution mode can only be used with a Kernel or GLCompute execution model."
+            };
+            let mesh_models = mesh(&[model::TaskNV, model::MeshNV], &[model::TaskEXT, model::MeshEXT]);
+            ([vec![model::Kernel, model::GLCompute], mesh_models].concat(), message)
+        }
+        _ => return None,
+    })
+}
