@@ -13,6 +13,7 @@
 //! ```
 
 mod block_layout;
+mod builtins;
 mod capabilities;
 mod cfg;
 mod debug_info;
@@ -80,6 +81,8 @@ pub enum ErrorKind {
     EntryPoint,
     /// Decoration targets.
     Decoration,
+    /// A BuiltIn variable of the wrong type or storage class (Vulkan).
+    BuiltIn,
     /// A universal limit (spec 2.17) or its `--max-*` override.
     Limit,
     /// Structured control flow (spec 2.11): constructs, merges, back-edges.
@@ -196,7 +199,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 14] = [
+    let stages: [&dyn Fn(&mut Report); 15] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -211,6 +214,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| dominance::check(module, limits, r),
+        &|r| builtins::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
     ];
     for stage in stages {
         stage(&mut report);
