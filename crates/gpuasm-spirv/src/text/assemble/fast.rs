@@ -203,7 +203,9 @@ impl<'t> Assembler<'t, '_> {
                     if text[at] != b'"' {
                         return None;
                     }
-                    let len = memchr::memchr2(b'"', b'\\', &text[at + 1..])?;
+                    // Strings here are short names: a plain loop beats
+                    // memchr's set-up.
+                    let len = text[at + 1..].iter().position(|&c| c == b'"' || c == b'\\')?;
                     let end = at + 1 + len;
                     if text[end] != b'"' || !is_word_end(text, end + 1) {
                         return None;
@@ -312,11 +314,25 @@ fn prefix(text: &[u8], p: usize) -> Option<(Option<ResultName>, usize, usize)> {
     if !starts_with_op(text, q) {
         return None;
     }
-    let mut end = q + 3;
-    while end < text.len() && ID_CHAR[text[end] as usize] {
-        end += 1;
-    }
+    let end = id_chars_end(text, q + 3);
     is_word_end(text, end).then_some((result, q, end))
+}
+
+/// Where the run of id characters (letters, digits, `_`) from `i` ends,
+/// eight bytes at a time: names are short, and most fit one step.
+#[inline]
+fn id_chars_end(text: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = text.get(i..i + 8) {
+        let stop = not_id_bytes(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < text.len() && ID_CHAR[text[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 /// An id word `%name` at `at`: the end of the name and its value when it is
@@ -325,26 +341,7 @@ fn prefix(text: &[u8], p: usize) -> Option<(Option<ResultName>, usize, usize)> {
 #[inline]
 fn scan_id(text: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
     let start = at + 1;
-    let mut i = start;
-    // Eight bytes at a time: names are short, and most fit one step.
-    loop {
-        match text.get(i..i + 8) {
-            Some(chunk) => {
-                let stop = not_id_bytes(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
-                if stop != 0 {
-                    i += (stop.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                i += 8;
-            }
-            None => {
-                while i < text.len() && ID_CHAR[text[i] as usize] {
-                    i += 1;
-                }
-                break;
-            }
-        }
-    }
+    let i = id_chars_end(text, start);
     let len = i - start;
     if len == 0 || !is_word_end(text, i) {
         return None;
