@@ -25,6 +25,7 @@ mod limits;
 mod modes;
 pub mod module;
 mod operands;
+mod small_types;
 mod structure;
 mod types;
 
@@ -199,7 +200,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 15] = [
+    let stages: [&dyn Fn(&mut Report); 16] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -215,6 +216,13 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check(module, r),
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
+        &|r| {
+            small_types::check_uses(
+                module,
+                capabilities::with_implied(module).contains(&crate::grammar::capability::Shader),
+                r,
+            )
+        },
     ];
     for stage in stages {
         stage(&mut report);

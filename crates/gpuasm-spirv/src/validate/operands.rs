@@ -751,6 +751,7 @@ fn base_name(base: u16) -> &'static str {
 }
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
+    let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
     let mut return_type = 0;
     let mut fn_type = 0;
     let mut param = 0;
@@ -785,7 +786,15 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     );
                 }
             }
-            _ => Checker { m, i }.check(r),
+            _ => {
+                let before = r.errors.len();
+                Checker { m, i }.check(r);
+                if shader && r.errors.len() == before {
+                    if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
+                        r.error(ErrorKind::OperandType, i, message);
+                    }
+                }
+            }
         }
         if r.full() {
             return;

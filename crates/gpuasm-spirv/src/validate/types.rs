@@ -324,7 +324,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
         }
         op::OpDecorate => check_decoration_target(m, r, i),
         op::OpConstant | op::OpSpecConstant | op::OpConstantNull | op::OpConstantTrue | op::OpConstantFalse
-            if limited_use(m, inst.result_type, 0) =>
+            if super::small_types::limited_use(m, inst.result_type) =>
         {
             r.error(ErrorKind::Capability, i, "Cannot form constants of 8- or 16-bit types");
         }
@@ -398,30 +398,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
 
 fn has_capability(m: &Module, cap: u32) -> bool {
     m.declared_capabilities.contains(&cap)
-}
-
-/// Whether `ty` holds an 8- or 16-bit number its declared capabilities only
-/// allow in storage (no Int8, Int16 or Float16).
-fn limited_use(m: &Module, ty: u32, depth: u32) -> bool {
-    if depth > 64 {
-        return false;
-    }
-    match m.def_opcode(ty) {
-        Some(op::OpTypeInt) => match m.def_word(ty, 2) {
-            Some(8) => !has_capability(m, capability::Int8),
-            Some(16) => !has_capability(m, capability::Int16),
-            _ => false,
-        },
-        Some(op::OpTypeFloat) => {
-            m.def_word(ty, 2) == Some(16) && m.operands_len_of(ty) == 2 && !has_capability(m, capability::Float16)
-        }
-        Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeRuntimeArray) => {
-            m.def_word(ty, 2).is_some_and(|e| limited_use(m, e, depth + 1))
-        }
-        Some(op::OpTypeStruct) => (0..m.operands_len_of(ty).saturating_sub(1))
-            .any(|k| m.def_word(ty, 2 + k).is_some_and(|e| limited_use(m, e, depth + 1))),
-        _ => false,
-    }
 }
 
 /// Whether `ptr` is a pointer value, reporting it when it is not.
