@@ -150,14 +150,24 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
     let mut done = FxHashSet::default();
     let mut checked = Vec::new();
     for i in 0..m.insts.len() {
-        if m.insts[i].opcode() != op::OpVariable {
+        // Buffers are variables, except PhysicalStorageBuffer ones, whose
+        // pointer types stand for them.
+        let (class, ptr) = match m.insts[i].opcode() {
+            op::OpVariable => (m.word(i, 2), m.insts[i].result_type),
+            op::OpTypePointer if m.word(i, 1) == storage_class::PhysicalStorageBuffer => {
+                (storage_class::PhysicalStorageBuffer, m.insts[i].result_id)
+            }
+            _ => continue,
+        };
+        if !matches!(
+            class,
+            storage_class::Uniform
+                | storage_class::StorageBuffer
+                | storage_class::PushConstant
+                | storage_class::PhysicalStorageBuffer
+        ) {
             continue;
         }
-        let class = m.word(i, 2);
-        if !matches!(class, storage_class::Uniform | storage_class::StorageBuffer | storage_class::PushConstant) {
-            continue;
-        }
-        let ptr = m.insts[i].result_type;
         if m.def_opcode(ptr) != Some(op::OpTypePointer) {
             continue;
         }
@@ -178,6 +188,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
         let class_name = match class {
             storage_class::Uniform => "Uniform",
             storage_class::StorageBuffer => "StorageBuffer",
+            storage_class::PhysicalStorageBuffer => "PhysicalStorageBuffer",
             _ => "PushConstant",
         };
         let missing = if missing_offset(m, &d, id, 0) {
@@ -206,9 +217,16 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
         );
         return;
     }
-    if let crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14 = env {
-        let relaxed = !matches!(env, crate::TargetEnv::Vulkan(0));
+    // Vulkan lays out every buffer; other environments (as spirv-val
+    // checks them) only PhysicalStorageBuffer ones, by the standard rules.
+    let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
+    if !matches!(env, crate::TargetEnv::OpenCl { .. }) {
+        // Vulkan 1.1 and later relax the rules (VK_KHR_relaxed_block_layout).
+        let relaxed = matches!(env, crate::TargetEnv::Vulkan(1..) | crate::TargetEnv::Vulkan11Spv14);
         for (id, deco, class_name) in checked {
+            if !vulkan && class_name != "PhysicalStorageBuffer" {
+                continue;
+            }
             // Uniform blocks take the uniform-buffer (std140) rules.
             let uniform_rules = class_name == "Uniform" && deco == "Block";
             let layout = Layout { m, d: &d, uniform_rules, relaxed };
