@@ -19,6 +19,7 @@ mod cfg;
 mod debug_info;
 mod dominance;
 mod ids;
+mod image_operands;
 mod interfaces;
 mod layout;
 mod limits;
@@ -200,7 +201,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 16] = [
+    let stages: [&dyn Fn(&mut Report); 17] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -212,6 +213,13 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
         &|r| operands::check(module, r),
+        &|r| {
+            image_operands::check(
+                module,
+                matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14),
+                r,
+            )
+        },
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| dominance::check(module, limits, r),

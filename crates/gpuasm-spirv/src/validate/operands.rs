@@ -358,6 +358,12 @@ impl Checker<'_, '_> {
             op::OpSampledImage if m.def_opcode(self.operand_type(2)) != Some(op::OpTypeImage) => {
                 self.fail(rep, "Expected Image to be of type OpTypeImage.".into());
             }
+            op::OpSampledImage if m.def_opcode(self.operand_type(3)) != Some(op::OpTypeSampler) => {
+                self.fail(rep, "Expected Sampler to be of type OpTypeSampler".into());
+            }
+            op::OpAtomicExchange if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) => {
+                self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
+            }
             op::OpImageRead | op::OpImageFetch | op::OpImageWrite => {
                 let (image, coordinate) = if opc == op::OpImageWrite { (0, 1) } else { (2, 3) };
                 if opc != op::OpImageWrite && shape(m, rt).is_none_or(|s| s.base == op::OpTypeBool) {
@@ -383,6 +389,11 @@ impl Checker<'_, '_> {
             | op::OpAtomicXor => {
                 if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) {
                     return self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
+                }
+                if shape(m, rt).is_some_and(|s| s.width == 64)
+                    && !m.declared_capabilities.contains(&crate::grammar::capability::Int64Atomics)
+                {
+                    return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
                 }
                 let pointer = self.operand_type(2);
                 match m.def_opcode(pointer) {
@@ -774,6 +785,23 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     );
                 }
                 param += 1;
+            }
+            op::OpArrayLength => {
+                let rt = inst.result_type;
+                let ok = m.def_opcode(rt) == Some(op::OpTypeInt)
+                    && matches!(m.def_word(rt, 2), Some(32 | 64))
+                    && m.def_word(rt, 3) == Some(0);
+                if !ok {
+                    let id = r.id(inst.result_id);
+                    r.error(
+                        ErrorKind::OperandType,
+                        i,
+                        format!(
+                            "The Result Type of OpArrayLength <id> {id} must be OpTypeInt with width 32 or 64 and \
+                             signedness 0."
+                        ),
+                    );
+                }
             }
             op::OpReturnValue => {
                 let value = m.word(i, 0);
