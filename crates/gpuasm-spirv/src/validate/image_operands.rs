@@ -61,7 +61,7 @@ fn error(m: &Module, i: usize, mask_at: usize, vulkan: bool) -> Option<String> {
                     && m.def_word(v, 3) == Some(2)
                     && m.def_word(v, 2).is_some_and(|c| m.def_opcode(c) == Some(op::OpTypeInt))
             });
-        if four_offsets && !m.def(id).is_some_and(|d| d.info.class == "Constant-Creation") {
+        if four_offsets && m.def(id).is_none_or(|d| d.info.class != "Constant-Creation") {
             return Some("Expected Image Operand ConstOffsets to be a const object".into());
         }
     }
