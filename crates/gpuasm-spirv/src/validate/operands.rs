@@ -79,6 +79,9 @@ fn is(m: &Module, ty: u32, base: u16) -> bool {
 struct Checker<'a, 'w> {
     m: &'a Module<'w>,
     i: usize,
+    /// SPIR-V 1.5 or SPV_KHR_physical_storage_buffer: the pointer rules of
+    /// OpBitcast that come with physical storage buffers.
+    psb_bitcasts: bool,
 }
 
 impl Checker<'_, '_> {
@@ -352,6 +355,7 @@ impl Checker<'_, '_> {
                     }
                 }
             }
+            op::OpBitcast => self.bitcast(rep),
             op::OpSampledImage if m.def_opcode(rt) != Some(op::OpTypeSampledImage) => {
                 self.fail(rep, "Expected Result Type to be OpTypeSampledImage.".into());
             }
@@ -613,6 +617,49 @@ impl Checker<'_, '_> {
         }
     }
 
+    fn bitcast(&self, rep: &mut Report) {
+        let m = self.m;
+        let rt = m.insts[self.i].result_type;
+        let input = self.operand_type(2);
+        if input == 0 {
+            return self.fail(rep, "Expected input to have a type: Bitcast".into());
+        }
+        let pointer = |t: u32| m.def_opcode(t) == Some(op::OpTypePointer);
+        let numeric = |t: u32| shape(m, t).is_some_and(|s| s.base != op::OpTypeBool);
+        let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
+        let int32_vector =
+            |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count > 1 && s.width == 32);
+        if !pointer(rt) && !numeric(rt) {
+            return self.fail(
+                rep,
+                "Expected Result Type to be a pointer or int or float vector or scalar type: Bitcast".into(),
+            );
+        }
+        if !pointer(input) && !numeric(input) {
+            return self.fail(rep, "Expected input to be a pointer or int or float vector or scalar: Bitcast".into());
+        }
+        if self.psb_bitcasts {
+            if pointer(rt) && !pointer(input) && !int_scalar(input) && !int32_vector(input) {
+                return self.fail(rep, "In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), expected input to be a pointer, int scalar or 32-bit int vector if Result Type is pointer: Bitcast".into());
+            }
+            if pointer(input) && !pointer(rt) && !int_scalar(rt) && !int32_vector(rt) {
+                return self.fail(rep, "In SPIR-V 1.5 or later (or with SPV_KHR_physical_storage_buffer), pointer can only be converted to another pointer, int scalar or 32-bit int vector: Bitcast".into());
+            }
+        } else {
+            if pointer(rt) && !pointer(input) && !int_scalar(input) {
+                return self.fail(rep, "In SPIR-V 1.4 or earlier (and without SPV_KHR_physical_storage_buffer), expected input to be a pointer or int scalar if Result Type is pointer: Bitcast".into());
+            }
+            if pointer(input) && !pointer(rt) && !int_scalar(rt) {
+                return self.fail(rep, "In SPIR-V 1.4 or earlier (and without SPV_KHR_physical_storage_buffer), pointer can only be converted to another pointer or int scalar: Bitcast".into());
+            }
+        }
+        if let (Some(r), Some(a)) = (shape(m, rt), shape(m, input)) {
+            if r.width * r.count != a.width * a.count {
+                self.fail(rep, "Expected input to have the same total bit width as Result Type: Bitcast".into());
+            }
+        }
+    }
+
     fn conversion(&self, rep: &mut Report, out: u16, input: u16, different_width: bool) {
         let name = self.name();
         let (Some(r), Some(a)) = (shape(self.m, self.m.insts[self.i].result_type), shape(self.m, self.operand_type(2)))
@@ -763,6 +810,13 @@ fn base_name(base: u16) -> &'static str {
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+    let psb_bitcasts = m.header.version_parts() >= (1, 5)
+        || (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpExtension).any(|i| {
+            let o = m.operands(i)[0];
+            let start = m.insts[i].offset + o.offset as usize;
+            crate::binary::literal_string_bytes(&m.words[start..start + o.num_words as usize])
+                == b"SPV_KHR_physical_storage_buffer"
+        });
     let mut return_type = 0;
     let mut fn_type = 0;
     let mut param = 0;
@@ -816,7 +870,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             _ => {
                 let before = r.errors.len();
-                Checker { m, i }.check(r);
+                Checker { m, i, psb_bitcasts }.check(r);
                 if shader && r.errors.len() == before {
                     if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
                         r.error(ErrorKind::OperandType, i, message);
