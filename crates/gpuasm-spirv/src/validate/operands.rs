@@ -356,6 +356,9 @@ impl Checker<'_, '_> {
                 }
             }
             op::OpBitcast => self.bitcast(rep),
+            op::OpCopyObject if self.operand_type(2) != rt => {
+                self.fail(rep, "Expected Result Type and Operand type to be the same".into());
+            }
             op::OpSampledImage if m.def_opcode(rt) != Some(op::OpTypeSampledImage) => {
                 self.fail(rep, "Expected Result Type to be OpTypeSampledImage.".into());
             }
@@ -375,6 +378,9 @@ impl Checker<'_, '_> {
                 }
                 if m.def_opcode(self.operand_type(image)) != Some(op::OpTypeImage) {
                     return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
+                }
+                if let Some(message) = storage_image_capability(m, self.operand_type(image)) {
+                    return self.fail(rep, message.into());
                 }
                 if shape(m, self.operand_type(coordinate)).is_none_or(|s| s.base != op::OpTypeInt) {
                     self.fail(rep, "Expected Coordinate to be int scalar or vector".into());
@@ -800,6 +806,59 @@ fn exotic_operand(m: &Module, i: usize, k: usize) -> bool {
     t != 0 && exotic(m, t)
 }
 
+/// The capability a storage image (Sampled 2) of this kind needs to be
+/// read or written, in spirv-val's words, when it is not declared.
+fn storage_image_capability(m: &Module, image: u32) -> Option<&'static str> {
+    let word = |k| m.def_word(image, k).unwrap_or(0);
+    let (dim, arrayed, ms, sampled) = (word(3), word(5), word(6), word(7));
+    if sampled != 2 {
+        return None;
+    }
+    let has = |c| super::capabilities::with_implied(m).contains(&c);
+    use crate::grammar::capability as cap;
+    // Dim: 1D 0, Cube 3, Rect 4, Buffer 5.
+    let message = match dim {
+        0 if !has(cap::Image1D) => Some("Capability Image1D is required to access storage image"),
+        4 if !has(cap::ImageRect) => Some("Capability ImageRect is required to access storage image"),
+        5 if !has(cap::ImageBuffer) => Some("Capability ImageBuffer is required to access storage image"),
+        3 if arrayed == 1 && !has(cap::ImageCubeArray) => {
+            Some("Capability ImageCubeArray is required to access storage image")
+        }
+        _ => None,
+    };
+    message.or_else(|| {
+        (ms == 1 && arrayed == 1 && !has(cap::ImageMSArray))
+            .then_some("Capability ImageMSArray is required to access storage image")
+    })
+}
+
+/// OpPhi: a value result, incoming values of its type, labels as parents.
+fn phi(m: &Module, r: &mut Report, i: usize) {
+    let rt = m.insts[i].result_type;
+    if m.def_opcode(rt) == Some(op::OpTypeVoid) {
+        return r.error(ErrorKind::OperandType, i, "OpPhi must not have void result type");
+    }
+    for k in 2..m.operands(i).len() {
+        let id = m.word(i, k);
+        if k % 2 == 0 {
+            let ty = m.type_of(id);
+            if ty != rt {
+                let (rt, id, ty) = (r.id(rt), r.id(id), r.id(ty));
+                let message =
+                    format!("OpPhi's result type <id> {rt} does not match incoming value <id> {id} type <id> {ty}.");
+                return r.error(ErrorKind::OperandType, i, message);
+            }
+        } else if m.def_opcode(id) != Some(op::OpLabel) {
+            let b = r.id(id);
+            return r.error(
+                ErrorKind::OperandType,
+                i,
+                format!("OpPhi's incoming basic block <id> {b} is not an OpLabel."),
+            );
+        }
+    }
+}
+
 fn base_name(base: u16) -> &'static str {
     match base {
         op::OpTypeFloat => "float",
@@ -840,6 +899,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 param += 1;
             }
+            op::OpPhi => phi(m, r, i),
             op::OpArrayLength => {
                 let rt = inst.result_type;
                 let ok = m.def_opcode(rt) == Some(op::OpTypeInt)

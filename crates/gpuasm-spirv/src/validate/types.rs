@@ -236,6 +236,18 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
                     return;
                 }
             }
+            // Multisampled storage images (not subpass data, Dim 6).
+            if m.word(i, 5) == 1
+                && m.word(i, 6) == 2
+                && m.word(i, 2) != 6
+                && !has_capability(m, capability::StorageImageMultisample)
+            {
+                r.error(
+                    ErrorKind::Capability,
+                    i,
+                    "Capability StorageImageMultisample is required when using multisampled storage image",
+                );
+            }
         }
         op::OpTypeArray => {
             let length = m.word(i, 2);
