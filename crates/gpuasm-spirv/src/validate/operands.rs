@@ -356,6 +356,24 @@ impl Checker<'_, '_> {
                 }
             }
             op::OpBitcast => self.bitcast(rep),
+            op::OpCopyLogical => {
+                let source = self.operand_type(2);
+                if source == 0 || rt == 0 || source == rt {
+                    self.fail(rep, "Result Type must not equal the Operand type".into());
+                } else if !logically_match(m, source, rt, 0) {
+                    self.fail(rep, "Result Type does not logically match the Operand type".into());
+                }
+            }
+            _ if self.name().starts_with("RayQuery") => {
+                // The ray query is the first operand after the result, if any.
+                let at = if inst.info.has_result_type { 2 } else { 0 };
+                let q = m.word(self.i, at);
+                let declared =
+                    matches!(m.def_opcode(q), Some(op::OpVariable | op::OpFunctionParameter | op::OpAccessChain));
+                if !declared {
+                    self.fail(rep, "Ray Query must be a memory object declaration".into());
+                }
+            }
             op::OpCopyObject if self.operand_type(2) != rt => {
                 self.fail(rep, "Expected Result Type and Operand type to be the same".into());
             }
@@ -830,6 +848,31 @@ fn storage_image_capability(m: &Module, image: u32) -> Option<&'static str> {
         (ms == 1 && arrayed == 1 && !has(cap::ImageMSArray))
             .then_some("Capability ImageMSArray is required to access storage image")
     })
+}
+
+/// Whether two types are the same or are arrays (of the same length id) or
+/// structs (of as many members) whose parts logically match, decorations
+/// aside: what OpCopyLogical may copy between.
+fn logically_match(m: &Module, a: u32, b: u32, depth: u32) -> bool {
+    if a == b {
+        return true;
+    }
+    let opcode = m.def_opcode(a);
+    if depth > 64 || opcode != m.def_opcode(b) {
+        return false;
+    }
+    match opcode {
+        Some(op::OpTypeArray) => {
+            m.def_word(a, 3) == m.def_word(b, 3)
+                && matches!((m.def_word(a, 2), m.def_word(b, 2)), (Some(x), Some(y)) if logically_match(m, x, y, depth + 1))
+        }
+        Some(op::OpTypeStruct) => {
+            let n = m.operands_len_of(a);
+            n == m.operands_len_of(b)
+                && (2..n + 1).all(|k| matches!((m.def_word(a, k), m.def_word(b, k)), (Some(x), Some(y)) if logically_match(m, x, y, depth + 1)))
+        }
+        _ => false,
+    }
 }
 
 /// OpPhi: a value result, incoming values of its type, labels as parents.
