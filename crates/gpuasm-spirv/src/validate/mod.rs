@@ -23,6 +23,7 @@ mod image_operands;
 mod interfaces;
 mod layout;
 mod limits;
+mod logical_pointers;
 mod modes;
 pub mod module;
 mod operands;
@@ -201,7 +202,9 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     // Passes run in order; later ones assume the structure the earlier ones
     // check, so they stop at the first failing stage.
     let limits = &options.limits;
-    let stages: [&dyn Fn(&mut Report); 17] = [
+    let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
+    let stages: [&dyn Fn(&mut Report); 18] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -211,26 +214,15 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
-        &|r| types::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
+        &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
-        &|r| {
-            image_operands::check(
-                module,
-                matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14),
-                r,
-            )
-        },
+        &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| dominance::check(module, limits, r),
-        &|r| builtins::check(module, matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14), r),
-        &|r| {
-            small_types::check_uses(
-                module,
-                capabilities::with_implied(module).contains(&crate::grammar::capability::Shader),
-                r,
-            )
-        },
+        &|r| builtins::check(module, vulkan, r),
+        &|r| small_types::check_uses(module, shader(), r),
+        &|r| logical_pointers::check(module, r),
     ];
     for stage in stages {
         stage(&mut report);
