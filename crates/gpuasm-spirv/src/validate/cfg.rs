@@ -159,6 +159,16 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
                 }
                 State::Header if opc == op::OpExtInst => ext_before_label = true,
+                // Between functions only line and extended instructions may
+                // stand.
+                State::Outside if function_start > 0 && !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
+                    let message = if opc == op::OpFunctionCall {
+                        "A FunctionCall must happen within a function body.".to_string()
+                    } else {
+                        format!("{} must appear in a block", &name[2..])
+                    };
+                    r.error(ErrorKind::FunctionStructure, i, message)
+                }
                 // Line information and non-semantic instructions (such as
                 // DebugLine) may follow a block's terminator.
                 State::AfterTerminator
