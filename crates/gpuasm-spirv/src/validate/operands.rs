@@ -452,33 +452,7 @@ impl Checker<'_, '_> {
                 let object = self.operand_type(2);
                 self.indexed(rep, composite, &indexes, object);
             }
-            op::OpVectorShuffle => {
-                let (Some(r), Some(a), Some(b)) =
-                    (shape(m, rt), shape(m, self.operand_type(2)), shape(m, self.operand_type(3)))
-                else {
-                    return self.fail(
-                        rep,
-                        "Expected vector types for Result Type and both vector operands: VectorShuffle".into(),
-                    );
-                };
-                let components = m.operands(self.i).len() - 4;
-                if r.scalar != a.scalar || a.scalar != b.scalar || r.count as usize != components {
-                    let msg = "The Result Type and both vectors of OpVectorShuffle must share a component type, one component per literal";
-                    return self.fail(rep, msg.into());
-                }
-                for k in 4..m.operands(self.i).len() {
-                    let c = m.word(self.i, k);
-                    if c != u32::MAX && c >= a.count + b.count {
-                        return self.fail(
-                            rep,
-                            format!(
-                                "Component index {c} is out of bounds for combined (Vector1 + Vector2) size of {}.",
-                                a.count + b.count
-                            ),
-                        );
-                    }
-                }
-            }
+            op::OpVectorShuffle => self.vector_shuffle(rep),
             _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
             op::OpMatrixTimesVector => {
                 let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
@@ -637,6 +611,47 @@ impl Checker<'_, '_> {
                     return self.fail(rep, "Id must be an unsigned integer scalar".into());
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// OpVectorShuffle, in spirv-val's order and words.
+    fn vector_shuffle(&self, rep: &mut Report) {
+        let m = self.m;
+        let rt = m.insts[self.i].result_type;
+        if m.def_opcode(rt) != Some(op::OpTypeVector) {
+            let found = m.def_opcode(rt).and_then(crate::grammar::instruction).map_or("?", |i| i.name);
+            return self.fail(rep, format!("The Result Type of OpVectorShuffle must be OpTypeVector. Found {found}."));
+        }
+        let components = m.operands(self.i).len() - 4;
+        if m.def_word(rt, 3) != Some(components as u32) {
+            let t = rep.id(rt);
+            return self.fail(
+                rep,
+                format!(
+                    "OpVectorShuffle component literals count does not match Result Type <id> {t}s vector component count."
+                ),
+            );
+        }
+        let component_type = m.def_word(rt, 2);
+        let mut total = 0;
+        for (k, which) in [(2, 1), (3, 2)] {
+            let ty = self.operand_type(k);
+            if m.def_opcode(ty) != Some(op::OpTypeVector) {
+                return self.fail(rep, format!("The type of Vector {which} must be OpTypeVector."));
+            }
+            if m.def_word(ty, 2) != component_type {
+                return self.fail(rep, format!("The Component Type of Vector {which} must be the same as ResultType."));
+            }
+            total += m.def_word(ty, 3).unwrap_or(0);
+        }
+        for k in 4..m.operands(self.i).len() {
+            let c = m.word(self.i, k);
+            if c != u32::MAX && c >= total {
+                return self.fail(
+                    rep,
+                    format!("Component index {c} is out of bounds for combined (Vector1 + Vector2) size of {total}."),
+                );
             }
         }
     }
