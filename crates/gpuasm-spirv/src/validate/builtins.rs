@@ -185,7 +185,7 @@ fn definition_error(m: &Module, rule: &Rule, target: u32, member: Option<u32>) -
         None if opcode == op::OpTypeStruct => {
             return Some(format!("{desc} did not find an member index to get underlying data type for struct type."));
         }
-        None if is_constant(opcode) => def.result_type,
+        None if super::module::is_constant(opcode) => def.result_type,
         None => match m.def(def.result_type) {
             Some(p) if p.opcode() == op::OpTypePointer => m.def_word(def.result_type, 3)?,
             _ => {
@@ -202,23 +202,6 @@ fn definition_error(m: &Module, rule: &Rule, target: u32, member: Option<u32>) -
         "[VUID-{name}-{name}-{:05}] According to the Vulkan spec BuiltIn {name} variable needs to be a {}. {desc} {problem}",
         rule.type_vuid, rule.wording
     ))
-}
-
-fn is_constant(opcode: u16) -> bool {
-    matches!(
-        opcode,
-        op::OpConstantTrue
-            | op::OpConstantFalse
-            | op::OpConstant
-            | op::OpConstantComposite
-            | op::OpConstantSampler
-            | op::OpConstantNull
-            | op::OpSpecConstantTrue
-            | op::OpSpecConstantFalse
-            | op::OpSpecConstant
-            | op::OpSpecConstantComposite
-            | op::OpSpecConstantOp
-    )
 }
 
 /// How `ty` fails `shape`, or `None` if it fits.

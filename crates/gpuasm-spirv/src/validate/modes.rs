@@ -197,25 +197,6 @@ fn takes_ids(mode: u32) -> bool {
     )
 }
 
-fn is_constant(opcode: u16) -> bool {
-    matches!(
-        opcode,
-        op::OpConstantTrue
-            | op::OpConstantFalse
-            | op::OpConstant
-            | op::OpConstantComposite
-            | op::OpConstantSampler
-            | op::OpConstantNull
-            | op::OpSpecConstantTrue
-            | op::OpSpecConstantFalse
-            | op::OpSpecConstant
-            | op::OpSpecConstantComposite
-            | op::OpSpecConstantOp
-            | op::OpConstantCompositeReplicateEXT
-            | op::OpSpecConstantCompositeReplicateEXT
-    )
-}
-
 /// What is wrong with the OpExecutionMode(Id) at `i`, whose target is an
 /// entry point of `models` with modes `set`.
 fn mode_error(
@@ -235,7 +216,7 @@ fn mode_error(
             );
         }
         if matches!(mode, em::SubgroupsPerWorkgroupId | em::LocalSizeHintId | em::LocalSizeId)
-            && (2..m.operands(i).len()).any(|k| !m.def_opcode(m.word(i, k)).is_some_and(is_constant))
+            && (2..m.operands(i).len()).any(|k| !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant))
         {
             return Some("For OpExecutionModeId all Extra Operand ids must be constant instructions.");
         }

@@ -125,3 +125,23 @@ impl<'w> Module<'w> {
         (k < d.word_count).then(|| self.words[d.offset + k])
     }
 }
+
+/// Whether an opcode makes a constant (spirv-val's `spvOpcodeIsConstant`).
+pub(crate) fn is_constant(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::OpConstantTrue
+            | op::OpConstantFalse
+            | op::OpConstant
+            | op::OpConstantComposite
+            | op::OpConstantSampler
+            | op::OpConstantNull
+            | op::OpSpecConstantTrue
+            | op::OpSpecConstantFalse
+            | op::OpSpecConstant
+            | op::OpSpecConstantComposite
+            | op::OpSpecConstantOp
+            | op::OpConstantCompositeReplicateEXT
+            | op::OpSpecConstantCompositeReplicateEXT
+    )
+}
