@@ -926,7 +926,10 @@ fn base_name(base: u16) -> &'static str {
 }
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
-    let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+    // The 8- and 16-bit rules apply to Shader modules that declare such types
+    // for storage only.
+    let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader)
+        && super::small_types::any_limited(m);
     let psb_bitcasts = m.header.version_parts() >= (1, 5)
         || (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpExtension).any(|i| {
             let o = m.operands(i)[0];

@@ -37,6 +37,14 @@ fn limited(m: &Module, ty: u32, depth: u32) -> bool {
     }
 }
 
+/// Whether the module declares any number type it may only store: without
+/// one, none of these rules can apply (and they need not be looked for).
+pub(crate) fn any_limited(m: &Module) -> bool {
+    m.insts.iter().take_while(|i| i.opcode() != op::OpFunction).any(|d| {
+        matches!(d.opcode(), op::OpTypeInt | op::OpTypeFloat) && d.result_id != 0 && limited_use(m, d.result_id)
+    })
+}
+
 /// The rule an instruction producing or reading limited numbers breaks, in
 /// spirv-val's words (checked once its other operand rules hold).
 pub(crate) fn instruction_error(m: &Module, i: usize, value_type: impl Fn(usize) -> u32) -> Option<&'static str> {
@@ -73,7 +81,7 @@ fn is_pointer(m: &Module, ty: u32) -> bool {
 /// converted to another width: every other use is reported, at the user,
 /// for each result in module order.
 pub(crate) fn check_uses(m: &Module, shader: bool, r: &mut Report) {
-    if !shader {
+    if !shader || !any_limited(m) {
         return;
     }
     let limited_results: FxHashSet<u32> = m
