@@ -356,6 +356,7 @@ impl Checker<'_, '_> {
                 }
             }
             op::OpBitcast => self.bitcast(rep),
+            op::OpShiftRightLogical | op::OpShiftRightArithmetic | op::OpShiftLeftLogical => self.shift(rep),
             op::OpCopyLogical => {
                 let source = self.operand_type(2);
                 if source == 0 || rt == 0 || source == rt {
@@ -612,6 +613,32 @@ impl Checker<'_, '_> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Shifts: an integer result, a base like it, a shift of as many
+    /// components.
+    fn shift(&self, rep: &mut Report) {
+        let m = self.m;
+        let name = self.name();
+        let int = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt);
+        let Some(r) = int(m.insts[self.i].result_type) else {
+            return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
+        };
+        let Some(base) = int(self.operand_type(2)) else {
+            return self.fail(rep, format!("Expected Base to be int scalar or vector: {name}"));
+        };
+        if base.count != r.count {
+            return self.fail(rep, format!("Expected Base to have the same dimension as Result Type: {name}"));
+        }
+        if base.width != r.width {
+            return self.fail(rep, format!("Expected Base to have the same bit width as Result Type: {name}"));
+        }
+        let Some(shift) = int(self.operand_type(3)) else {
+            return self.fail(rep, format!("Expected Shift to be int scalar or vector: {name}"));
+        };
+        if shift.count != r.count {
+            self.fail(rep, format!("Expected Shift to have the same dimension as Result Type: {name}"));
         }
     }
 
@@ -939,6 +966,12 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         });
     let mut return_type = 0;
     let mut fn_type = 0;
+    let mut fn_id = 0;
+    let targets = |opcode: u16, k: usize| -> rustc_hash::FxHashSet<u32> {
+        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == opcode).map(|i| m.word(i, k)).collect()
+    };
+    let entry_points = targets(op::OpEntryPoint, 1);
+    let called = targets(op::OpFunctionCall, 2);
     let mut param = 0;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
@@ -946,10 +979,26 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             op::OpFunction => {
                 return_type = inst.result_type;
                 fn_type = m.word(i, 3);
+                fn_id = inst.result_id;
                 param = 0;
+                if entry_points.contains(&fn_id) && called.contains(&fn_id) {
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        i,
+                        format!("A function ({fn_id}) may not be targeted by both an OpEntryPoint instruction and an OpFunctionCall instruction."),
+                    );
+                }
             }
             op::OpFunctionParameter => {
                 let want = m.def_word(fn_type, 3 + param);
+                if want.is_none() && m.def_opcode(fn_type) == Some(op::OpTypeFunction) {
+                    let expected = m.operands_len_of(fn_type).saturating_sub(2);
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        format!("Too many OpFunctionParameters for {fn_id}: expected {expected} based on the function's type"),
+                    );
+                }
                 if want.is_some_and(|t| t != inst.result_type) {
                     let t = r.id(inst.result_type);
                     r.error(
