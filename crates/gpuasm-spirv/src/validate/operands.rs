@@ -356,6 +356,7 @@ impl Checker<'_, '_> {
                 }
             }
             op::OpBitcast => self.bitcast(rep),
+            op::OpImageGather | op::OpImageDrefGather => self.gather(rep),
             op::OpShiftRightLogical | op::OpShiftRightArithmetic | op::OpShiftLeftLogical => self.shift(rep),
             op::OpCopyLogical => {
                 let source = self.operand_type(2);
@@ -613,6 +614,56 @@ impl Checker<'_, '_> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// OpImageGather and OpImageDrefGather, in spirv-val's order and words
+    /// (the Dref rules excepted).
+    fn gather(&self, rep: &mut Report) {
+        let m = self.m;
+        let rt = m.insts[self.i].result_type;
+        let Some(r) = shape(m, rt).filter(|s| s.base != op::OpTypeBool && s.count > 1) else {
+            return self.fail(rep, "Expected Result Type to be int or float vector type".into());
+        };
+        if r.count != 4 {
+            return self.fail(rep, "Expected Result Type to have 4 components".into());
+        }
+        let sampled_image = self.operand_type(2);
+        if m.def_opcode(sampled_image) != Some(op::OpTypeSampledImage) {
+            return self.fail(rep, "Expected Sampled Image to be of type OpTypeSampledImage".into());
+        }
+        let image = m.def_word(sampled_image, 2).unwrap_or(0);
+        if m.def_opcode(image) != Some(op::OpTypeImage) {
+            return;
+        }
+        let word = |k| m.def_word(image, k).unwrap_or(0);
+        let (sampled_type, dim, arrayed, ms) = (word(2), word(3), word(5), word(6));
+        if ms != 0 {
+            return self.fail(rep, "Gather operation is invalid for multisample image".into());
+        }
+        let dref = m.insts[self.i].opcode() == op::OpImageDrefGather;
+        if (dref || m.def_opcode(sampled_type) != Some(op::OpTypeVoid)) && r.scalar != sampled_type {
+            return self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type components".into());
+        }
+        // Dim: 2D 1, Cube 3, Rect 4.
+        if !matches!(dim, 1 | 3 | 4) {
+            return self.fail(rep, "Expected Image 'Dim' to be 2D, Cube, or Rect".into());
+        }
+        let Some(coordinate) = shape(m, self.operand_type(3)).filter(|s| s.base == op::OpTypeFloat) else {
+            return self.fail(rep, "Expected Coordinate to be float scalar or vector".into());
+        };
+        let needed = if dim == 3 { 3 } else { 2 } + arrayed;
+        if coordinate.count < needed {
+            return self.fail(
+                rep,
+                format!(
+                    "Expected Coordinate to have at least {needed} components, but given only {}",
+                    coordinate.count
+                ),
+            );
+        }
+        if !dref && !is_int32(m, self.operand_type(4)) {
+            self.fail(rep, "Expected Component to be 32-bit int scalar".into());
         }
     }
 
