@@ -183,10 +183,41 @@ impl Checker<'_, '_> {
     /// Operand 3, a sampling coordinate, is float; false after reporting.
     fn float_coordinate(&self, rep: &mut Report) -> bool {
         if shape(self.m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeFloat) {
-            return true;
+            let sampled_image = self.operand_type(2);
+            let image = self.m.def_word(sampled_image, 2).unwrap_or(0);
+            return self.coordinate_size(rep, image, 3);
         }
         self.fail(rep, "Expected Coordinate to be float scalar or vector".into());
         false
+    }
+
+    /// Whether the coordinate (operand `k`) has as many components as the
+    /// image needs, reporting it when not.
+    fn coordinate_size(&self, rep: &mut Report, image: u32, k: usize) -> bool {
+        let m = self.m;
+        if m.def_opcode(image) != Some(op::OpTypeImage) {
+            return true;
+        }
+        let opcode = m.insts[self.i].opcode();
+        let (dim, arrayed) = (m.def_word(image, 3).unwrap_or(0), m.def_word(image, 5).unwrap_or(0));
+        // Dim: 1D 0, 2D 1, 3D 2, Cube 3, Rect 4, Buffer 5, SubpassData 6.
+        let needed = if dim == 3 && matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead) {
+            3
+        } else {
+            let plane = match dim {
+                0 | 5 => 1,
+                1 | 4 | 6 => 2,
+                2 | 3 => 3,
+                _ => return true,
+            };
+            plane + arrayed + u32::from(self.name().contains("Proj"))
+        };
+        let given = shape(m, self.operand_type(k)).map_or(0, |s| s.count);
+        if given < needed {
+            self.fail(rep, format!("Expected Coordinate to have at least {needed} components, but given only {given}"));
+            return false;
+        }
+        true
     }
 
     /// The Sampled Type of the image behind operand 2, a sampled image;
@@ -403,8 +434,9 @@ impl Checker<'_, '_> {
                     return self.fail(rep, message.into());
                 }
                 if shape(m, self.operand_type(coordinate)).is_none_or(|s| s.base != op::OpTypeInt) {
-                    self.fail(rep, "Expected Coordinate to be int scalar or vector".into());
+                    return self.fail(rep, "Expected Coordinate to be int scalar or vector".into());
                 }
+                self.coordinate_size(rep, self.operand_type(image), coordinate);
             }
             op::OpAtomicIIncrement
             | op::OpAtomicIDecrement
