@@ -128,20 +128,43 @@ impl<'t> Cursor<'t> {
 
 #[inline]
 fn advance(text: &[u8], pos: &mut Position) -> bool {
-    let mut i = pos.index;
-    loop {
-        while i < text.len() && matches!(text[i], b' ' | b'\t' | b'\r' | b'\n') {
-            i += 1;
+    pos.index = skip_space(text, pos.index);
+    pos.index < text.len()
+}
+
+const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+
+/// Past spaces, tabs and carriage returns: the blanks between the words of
+/// a line. Disassembled text indents with runs of spaces, skipped eight at
+/// a time.
+#[inline]
+pub fn skip_blanks(text: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = text.get(i..i + 8) {
+        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ SPACES;
+        if x != 0 {
+            i += (x.trailing_zeros() / 8) as usize;
+            break;
         }
-        if i < text.len() && text[i] == b';' {
-            // A comment runs to the end of the line.
-            i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1);
-            continue;
-        }
-        break;
+        i += 8;
     }
-    pos.index = i;
-    i < text.len()
+    while i < text.len() && matches!(text[i], b' ' | b'\t' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// Past whitespace and comments (`;` to the end of the line), to the next
+/// word or the end.
+#[inline]
+pub fn skip_space(text: &[u8], mut i: usize) -> usize {
+    loop {
+        i = skip_blanks(text, i);
+        match text.get(i) {
+            Some(b'\n') => i += 1,
+            Some(b';') => i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1),
+            _ => return i,
+        }
+    }
 }
 
 /// The end of the word starting at `start`.

@@ -82,6 +82,8 @@ struct Checker<'a, 'w> {
     /// SPIR-V 1.5 or SPV_KHR_physical_storage_buffer: the pointer rules of
     /// OpBitcast that come with physical storage buffers.
     psb_bitcasts: bool,
+    /// Declared and implied capabilities.
+    caps: &'a rustc_hash::FxHashSet<u32>,
 }
 
 impl Checker<'_, '_> {
@@ -430,7 +432,7 @@ impl Checker<'_, '_> {
                 if m.def_opcode(self.operand_type(image)) != Some(op::OpTypeImage) {
                     return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
                 }
-                if let Some(message) = storage_image_capability(m, self.operand_type(image)) {
+                if let Some(message) = storage_image_capability(m, self.caps, self.operand_type(image)) {
                     return self.fail(rep, message.into());
                 }
                 if shape(m, self.operand_type(coordinate)).is_none_or(|s| s.base != op::OpTypeInt) {
@@ -951,13 +953,13 @@ fn exotic_operand(m: &Module, i: usize, k: usize) -> bool {
 
 /// The capability a storage image (Sampled 2) of this kind needs to be
 /// read or written, in spirv-val's words, when it is not declared.
-fn storage_image_capability(m: &Module, image: u32) -> Option<&'static str> {
+fn storage_image_capability(m: &Module, caps: &rustc_hash::FxHashSet<u32>, image: u32) -> Option<&'static str> {
     let word = |k| m.def_word(image, k).unwrap_or(0);
     let (dim, arrayed, ms, sampled) = (word(3), word(5), word(6), word(7));
     if sampled != 2 {
         return None;
     }
-    let has = |c| super::capabilities::with_implied(m).contains(&c);
+    let has = |c| caps.contains(&c);
     use crate::grammar::capability as cap;
     // Dim: 1D 0, Cube 3, Rect 4, Buffer 5.
     let message = match dim {
@@ -1038,8 +1040,8 @@ fn base_name(base: u16) -> &'static str {
 pub(crate) fn check(m: &Module, r: &mut Report) {
     // The 8- and 16-bit rules apply to Shader modules that declare such types
     // for storage only.
-    let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader)
-        && super::small_types::any_limited(m);
+    let caps = super::capabilities::with_implied(m);
+    let shader = caps.contains(&crate::grammar::capability::Shader) && super::small_types::any_limited(m);
     let psb_bitcasts = m.header.version_parts() >= (1, 5)
         || (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpExtension).any(|i| {
             let o = m.operands(i)[0];
@@ -1123,7 +1125,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             _ => {
                 let before = r.errors.len();
-                Checker { m, i, psb_bitcasts }.check(r);
+                Checker { m, i, psb_bitcasts, caps: &caps }.check(r);
                 if shader && r.errors.len() == before {
                     if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
                         r.error(ErrorKind::OperandType, i, message);

@@ -20,7 +20,7 @@
 
 use super::{Assembler, Import, TypeClass, ID_CHAR, STREAM_CHUNK_WORDS};
 use crate::grammar::{self, op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
-use crate::text::cursor::{is_word_end, starts_with_op, Position};
+use crate::text::cursor::{is_word_end, skip_blanks, skip_space, starts_with_op, Position};
 use crate::text::literal::{self, NumberType};
 
 /// An instruction that ended at the end of its line while optional operands
@@ -346,19 +346,7 @@ fn scan_id(text: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
     if len == 0 || !is_word_end(text, i) {
         return None;
     }
-    let name = &text[start..i];
-    if len > 9 || !name[0].is_ascii_digit() || (name[0] == b'0' && len > 1) {
-        return Some((i, None));
-    }
-    let mut value = 0usize;
-    for &c in name {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return Some((i, None));
-        }
-        value = value * 10 + d as usize;
-    }
-    Some((i, Some(value)))
+    Some((i, super::ids::small_number(&text[start..i])))
 }
 
 const LOW: u64 = 0x0101_0101_0101_0101;
@@ -377,40 +365,6 @@ fn not_id_bytes(x: u64) -> u64 {
     let v = y ^ (b'_' as u64 * LOW);
     let underscore = !(((v & !HIGH) + !HIGH) | v) & HIGH;
     (!(digit | alpha | underscore) | x) & HIGH
-}
-
-const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
-
-/// Past spaces, tabs and carriage returns: the blanks between the words of
-/// a line. Disassembled text indents with runs of spaces, skipped eight at
-/// a time.
-#[inline]
-fn skip_blanks(text: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = text.get(i..i + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ SPACES;
-        if x != 0 {
-            i += (x.trailing_zeros() / 8) as usize;
-            break;
-        }
-        i += 8;
-    }
-    while i < text.len() && matches!(text[i], b' ' | b'\t' | b'\r') {
-        i += 1;
-    }
-    i
-}
-
-/// Past whitespace and comments, to the next word or the end.
-#[inline]
-fn skip_space(text: &[u8], mut i: usize) -> usize {
-    loop {
-        i = skip_blanks(text, i);
-        match text.get(i) {
-            Some(b'\n') => i += 1,
-            Some(b';') => i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1),
-            _ => return i,
-        }
-    }
 }
 
 #[cfg(test)]

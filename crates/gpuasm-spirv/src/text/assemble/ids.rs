@@ -70,22 +70,25 @@ pub(super) fn scan_id_name(name: &str, cap: usize) -> Option<Option<usize>> {
     if b.is_empty() || !b.iter().all(|&c| ID_CHAR[c as usize]) {
         return None;
     }
-    let mut small = None;
-    if b[0].is_ascii_digit() && b.len() <= 9 && !(b[0] == b'0' && b.len() > 1) {
-        let mut v = 0usize;
-        let mut ok = true;
-        for &c in b {
-            if !c.is_ascii_digit() {
-                ok = false;
-                break;
-            }
-            v = v * 10 + (c - b'0') as usize;
-        }
-        if ok && v < cap {
-            small = Some(v);
-        }
+    Some(small_number(b).filter(|&v| v < cap))
+}
+
+/// The value of a name that is a canonical decimal of at most nine digits
+/// ("17", not "017"): such names are numbered by value, outside the table.
+#[inline]
+pub(super) fn small_number(name: &[u8]) -> Option<usize> {
+    if name.is_empty() || name.len() > 9 || !name[0].is_ascii_digit() || (name[0] == b'0' && name.len() > 1) {
+        return None;
     }
-    Some(small)
+    let mut value = 0usize;
+    for &c in name {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        value = value * 10 + d as usize;
+    }
+    Some(value)
 }
 
 const INITIAL_BITS: u32 = 10;
