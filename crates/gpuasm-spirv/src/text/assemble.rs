@@ -167,14 +167,12 @@ fn version_from_comment(text: &str) -> grammar::Version {
         if !t.starts_with(';') {
             break;
         }
-        if let Some(v) = t.strip_prefix("; Version: ") {
-            let v = v.trim_end();
-            if let Some((a, b)) = v.split_once('.') {
-                if let (Ok(1), Ok(m)) = (a.parse::<u8>(), b.parse::<u8>()) {
-                    if m <= 6 {
-                        return grammar::Version(1, m);
-                    }
-                }
+        // `1.N` with one digit N up to 6; anything but a digit may follow
+        // (`; Version: 1.5 ; note` is 1.5).
+        if let Some(v) = t.strip_prefix("; Version: 1.") {
+            let digits = v.bytes().take_while(u8::is_ascii_digit).count();
+            if let (1, Some(m @ b'0'..=b'6')) = (digits, v.bytes().next()) {
+                return grammar::Version(1, m - b'0');
             }
         }
     }

@@ -172,18 +172,19 @@ fn float_error(width: u32, text: &str) -> NumberError {
 
 fn encode_float(text: &str, width: u32, encoding: Option<u32>, out: &mut Vec<u32>) -> Result<(), NumberError> {
     use crate::grammar::fp_encoding;
-    let (exp_bits, frac_bits) = match (width, encoding) {
-        (16, Some(fp_encoding::BFloat16KHR)) => (8, 7),
-        (8, Some(fp_encoding::Float8E4M3EXT)) => (4, 3),
-        (8, Some(fp_encoding::Float8E5M2EXT)) => (5, 2),
-        (16, _) => (5, 10),
-        (32, _) => (8, 23),
-        (64, _) => (11, 52),
+    // As spirv-as: the encoding decides the format, whatever the width.
+    let (exp_bits, frac_bits) = match (encoding, width) {
+        (Some(fp_encoding::BFloat16KHR), _) => (8, 7),
+        (Some(fp_encoding::Float8E4M3EXT), _) => (4, 3),
+        (Some(fp_encoding::Float8E5M2EXT), _) => (5, 2),
+        (_, 16) => (5, 10),
+        (_, 32) => (8, 23),
+        (_, 64) => (11, 52),
         _ => return Err(NumberError::Unsupported(format!("Unsupported {width}-bit float literals"))),
     };
     let bits = parse_float_bits(text, exp_bits, frac_bits).ok_or_else(|| float_error(width, text))?;
     out.push(bits as u32);
-    if width > 32 {
+    if exp_bits + frac_bits >= 32 {
         out.push((bits >> 32) as u32);
     }
     Ok(())
@@ -222,6 +223,16 @@ pub fn parse_float_bits(text: &str, exp_bits: u32, frac_bits: u32) -> Option<u64
                 return None;
             }
             Some(v.to_bits() as u64 | sign)
+        }
+        (4, 3) => {
+            // E4M3 has no infinity; spirv-as takes values up to its largest
+            // (448) and gives that largest for all from 256 (exponent 8) on.
+            let v: f32 = rest.parse().ok()?;
+            if v > 448.0 {
+                return None;
+            }
+            let narrowed = if v >= 256.0 { 0x7e } else { f32_to_narrow_toward_zero(v.to_bits(), 4, 3)? };
+            Some(narrowed | sign)
         }
         _ => {
             // Narrow formats: parse as 32-bit, then round toward zero.

@@ -82,12 +82,15 @@ impl<'t> Assembler<'t, '_> {
                 self.cur.pos = Position { index: p };
                 return;
             };
-            if open {
+            let next = skip_space(text, end);
+            // `=` next means the last id (on an earlier line) is the result
+            // of the next instruction: only the next word can tell.
+            if open || text.get(next) == Some(&b'=') {
                 pending = Some(Tentative { start: p, out_at, undo });
             } else if self.out.len() >= STREAM_CHUNK_WORDS {
                 self.flush_out();
             }
-            p = skip_space(text, end);
+            p = next;
         }
     }
 

@@ -126,7 +126,8 @@ impl<'t> Ids<'t> {
         if !self.preserve.is_empty() {
             if let Some(n) = literal::parse_c_u32(name) {
                 if self.preserve.contains(&n) {
-                    self.bound = self.bound.max(n.saturating_add(1));
+                    // As spirv-as: `id + 1` wraps for the largest id.
+                    self.bound = self.bound.max(n.wrapping_add(1));
                     return n;
                 }
             }
