@@ -18,10 +18,10 @@ pub struct DisArgs {
     #[arg(short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// Force colour output (default: only on a terminal).
-    #[arg(long, overrides_with = "no_color")]
+    #[arg(long)]
     color: bool,
-    /// Never colour the output.
-    #[arg(long, overrides_with = "color")]
+    /// Never colour the output (wins over `--color`, as in spirv-dis).
+    #[arg(long)]
     no_color: bool,
     /// Do not indent instructions.
     #[arg(long)]
@@ -44,8 +44,12 @@ pub struct DisArgs {
     /// Add section banners and explanatory comments.
     #[arg(long)]
     comment: bool,
-    /// Accept ids at or above the header's bound, as spirv-dis does.
+    /// Reject ids at or above the header's bound (by default they are
+    /// printed, as spirv-dis does, with a warning).
     #[arg(long)]
+    check_bound: bool,
+    /// The default since ids past the bound are printed; kept for scripts.
+    #[arg(long, hide = true)]
     allow_ids_past_bound: bool,
     /// Name the instructions of every vendored extended set, including those
     /// spirv-dis prints as numbers (NonSemantic.DebugPrintf, DebugBreak, VkspReflection).
@@ -65,10 +69,10 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         }
     };
     let color = output.is_stdout()
-        && if args.color {
-            true
-        } else if args.no_color {
+        && if args.no_color {
             false
+        } else if args.color {
+            true
         } else {
             std::io::stdout().is_terminal()
         };
@@ -81,7 +85,7 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         nested_indent: args.nested_indent,
         reorder_blocks: args.reorder_blocks,
         color,
-        check_bound: !args.allow_ids_past_bound,
+        check_bound: args.check_bound,
         all_ext_inst_names: args.all_ext_inst_names,
     };
     let result = match &output {
@@ -96,8 +100,12 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
             // Straight into a temporary file, kept only if the whole module
             // reads (the text is never whole in memory).
             let mut outcome = None;
+            let mut listed = None;
             let written = write_atomically_file(path, |file| match dis::disassemble_to(&words, &options, file) {
-                Ok(()) => Ok(true),
+                Ok(l) => {
+                    listed = Some(l);
+                    Ok(true)
+                }
                 Err(DisError::Io(e)) => Err(e),
                 Err(e @ DisError::Binary(_)) => {
                     outcome = Some(e);
@@ -108,13 +116,22 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
                 Some(e) => Err(e),
                 None => {
                     written?;
-                    Ok(())
+                    Ok(listed.unwrap_or_default())
                 }
             }
         }
     };
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(listed) => {
+            if let Some((id, word)) = listed.first_id_past_bound {
+                let bound = words.get(3).copied().unwrap_or(0);
+                eprintln!(
+                    "gpuasm: warning: {name}: id {id} is not less than the bound {bound} (at word {word}): \
+                     the module is invalid; --check-bound rejects it"
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Err(DisError::Binary(e)) => {
             eprintln!("gpuasm: error: {name}: {e}");
             Ok(ExitCode::from(1))

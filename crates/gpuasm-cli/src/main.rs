@@ -33,7 +33,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // Bad usage exits 1, as spirv-as, spirv-dis and spirv-val do;
+            // `--help` and `--version` exit 0.
+            return ExitCode::from(u8::from(e.use_stderr()));
+        }
+    };
     let result = match cli.command {
         Command::As(args) => asm::run(args),
         Command::Dis(args) => dis::run(args),

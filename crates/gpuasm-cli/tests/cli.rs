@@ -82,14 +82,36 @@ fn dis_bad_inputs_exit_1_with_a_message() {
     }
     let out = gpuasm().args(["dis", "/nonexistent/x.spv"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
+    let out = gpuasm().args(["dis", "--bogus-option"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "bad usage exits 1, as spirv-dis");
+}
+
+#[test]
+fn dis_prints_ids_past_the_bound_with_a_warning() {
+    // Bound 2, then `%3 = OpTypeVoid` at word 6.
+    let words = [0x0723_0203u32, 0x0001_0000, 0, 2, 0, 0x0002_0013, 3];
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("past.spv");
+    std::fs::write(&p, bytes).unwrap();
+    let out = gpuasm().args(["dis", "--raw-id", "--no-header"]).arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, b"          %3 = OpTypeVoid\n", "as spirv-dis prints it");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning") && err.contains("id 3 is not less than the bound 2 (at word 6)"), "{err}");
+    let out = gpuasm().args(["dis", "--check-bound"]).arg(&p).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]
 fn color_only_when_asked_and_only_on_stdout() {
     let out = gpuasm().args(["dis", "--color"]).arg(corpus_module()).output().unwrap();
     assert!(out.stdout.windows(2).any(|w| w == b"\x1b["));
-    let out = gpuasm().args(["dis", "--color", "--no-color"]).arg(corpus_module()).output().unwrap();
-    assert!(!out.stdout.windows(2).any(|w| w == b"\x1b["));
+    // `--no-color` wins in either order, as in spirv-dis.
+    for flags in [["--color", "--no-color"], ["--no-color", "--color"]] {
+        let out = gpuasm().arg("dis").args(flags).arg(corpus_module()).output().unwrap();
+        assert!(!out.stdout.windows(2).any(|w| w == b"\x1b["), "{flags:?}");
+    }
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("c.spvasm");
     gpuasm().args(["dis", "--color"]).arg(corpus_module()).arg("-o").arg(&target).output().unwrap();

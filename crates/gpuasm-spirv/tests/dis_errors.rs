@@ -35,6 +35,12 @@ const OP_TYPE_INT: u32 = 21;
 const OP_TYPE_VOID: u32 = 19;
 const OP_CONSTANT: u32 = 43;
 const OP_NAME: u32 = 5;
+const OP_TYPE_FLOAT: u32 = 22;
+const OP_TYPE_FUNCTION: u32 = 33;
+const OP_FUNCTION: u32 = 54;
+const OP_LABEL: u32 = 248;
+const OP_UNDEF: u32 = 1;
+const OP_SWITCH: u32 = 251;
 
 #[test]
 fn truncated_header() {
@@ -88,12 +94,26 @@ fn wide_literal_running_past_its_instruction() {
 
 #[test]
 fn id_at_or_past_bound() {
-    let (k, at, _) = fail(&module(3, &inst(OP_TYPE_VOID, &[3])));
-    assert_eq!(k, K::IdOutOfBound { id: 3, bound: 3 });
-    assert_eq!(at, 6);
-    // spirv-dis accepts it; so do we when asked.
-    let opts = Options { check_bound: false, ..Options::default() };
-    assert!(disassemble(&module(3, &inst(OP_TYPE_VOID, &[3])), &opts).is_ok());
+    let words = module(3, &[inst(OP_TYPE_VOID, &[1]), inst(OP_TYPE_VOID, &[3]), inst(OP_TYPE_VOID, &[4])].concat());
+    // spirv-dis prints it; so do we, noting the first such id.
+    let mut out = Vec::new();
+    let listed = disassemble_to(&words, &Options::default(), &mut out).unwrap();
+    assert_eq!(listed.first_id_past_bound, Some((3, 8)));
+    // As spirv-dis prints it.
+    assert!(String::from_utf8(out)
+        .unwrap()
+        .ends_with("       %void = OpTypeVoid\n     %void_0 = OpTypeVoid\n     %void_1 = OpTypeVoid\n"));
+    let checked = Options { check_bound: true, ..Options::default() };
+    match disassemble_to(&words, &checked, &mut Vec::new()) {
+        Err(DisError::Binary(e)) => {
+            assert_eq!(e.kind(), &K::IdOutOfBound { id: 3, bound: 3 });
+            assert_eq!(e.word_offset(), 8);
+        }
+        other => panic!("expected a bound error, got {other:?}"),
+    }
+    let within = module(3, &inst(OP_TYPE_VOID, &[2]));
+    assert_eq!(disassemble_to(&within, &Options::default(), &mut Vec::new()).unwrap().first_id_past_bound, None);
+    assert!(disassemble(&words, &Options { friendly_names: false, ..Options::default() }).is_ok());
 }
 
 #[test]
@@ -201,4 +221,33 @@ proptest! {
         words[i] = value;
         let _ = disassemble(&words, &Options::default());
     }
+}
+
+/// Literal widths count words as spirv-dis does: rounded up in 32 bits and
+/// kept to 16 bits (width 0 takes no word, 2^22 + 32 takes one), and a
+/// one-word float of a width other than 16 or 32 prints as nothing. The
+/// expected texts are spirv-dis 2025.5's.
+#[test]
+fn odd_literal_widths_as_spirv_dis() {
+    let raw = Options { friendly_names: false, header: false, ..Options::default() };
+    let last_line = |words: &[u32]| disassemble(words, &raw).unwrap().lines().last().unwrap().to_string();
+    let wide = [inst(OP_TYPE_INT, &[1, 4_194_336, 1]), inst(OP_CONSTANT, &[1, 2, u32::MAX])].concat();
+    assert_eq!(last_line(&module(3, &wide)), "          %2 = OpConstant %1 -1");
+    let float24 = [inst(OP_TYPE_FLOAT, &[1, 24]), inst(OP_CONSTANT, &[1, 2, 0x3f80_0000])].concat();
+    assert_eq!(last_line(&module(3, &float24)), "          %2 = OpConstant %1 ");
+    let zero = [inst(OP_TYPE_INT, &[1, 0, 0]), inst(OP_CONSTANT, &[1, 2, 1])].concat();
+    let (k, _, _) = fail(&module(3, &zero));
+    assert!(matches!(k, K::ExtraWords { opname: "OpConstant", expected: 3, word_count: 4 }), "{k:?}");
+    // A switch on a 0-bit selector: each literal takes no word.
+    let switch = [
+        inst(OP_TYPE_INT, &[1, 0, 0]),
+        inst(OP_TYPE_VOID, &[10]),
+        inst(OP_TYPE_FUNCTION, &[11, 10]),
+        inst(OP_FUNCTION, &[10, 12, 0, 11]),
+        inst(OP_LABEL, &[13]),
+        inst(OP_UNDEF, &[1, 14]),
+        inst(OP_SWITCH, &[14, 13, 5, 13]),
+    ]
+    .concat();
+    assert_eq!(last_line(&module(20, &switch)), "               OpSwitch %14 %13  %5  %13");
 }

@@ -203,11 +203,13 @@ pub struct InstructionParser<'w> {
     /// The current instruction's operands when a static layout fits.
     current: Option<&'static [ParsedOperand]>,
     layouts: &'static [FastInfo],
-    /// Ids must be below this (the bound, or 2^32 when not checked).
-    id_limit: u64,
-    /// How many nonzero ids are allowed: id `w` is fine when
+    /// How many nonzero ids the shortcuts take: id `w` is fine when
     /// `w.wrapping_sub(1) < id_span`, one comparison for both checks.
+    /// Others go the general way, which rejects or notes them.
     id_span: u32,
+    /// Without the bound check: the first id at or above the bound, and
+    /// the word it is at.
+    past_bound: Option<(u32, usize)>,
     expected: Vec<Expected>,
     /// Result id → its type id (type ids map to themselves, untyped results to 0).
     id_types: IdTypes,
@@ -230,8 +232,8 @@ impl<'w> InstructionParser<'w> {
             operands: Vec::with_capacity(16),
             current: None,
             layouts: fast_layouts(),
-            id_limit: if options.check_bound { header.bound as u64 } else { 1 << 32 },
-            id_span: if options.check_bound { header.bound.saturating_sub(1) } else { u32::MAX },
+            id_span: header.bound.saturating_sub(1),
+            past_bound: None,
             expected: Vec::with_capacity(16),
             id_types: IdTypes::with_cap(cap),
             number_types: IdMap::with_cap(cap),
@@ -242,6 +244,12 @@ impl<'w> InstructionParser<'w> {
     /// The module header.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// Without [`ParserOptions::check_bound`]: the first id read so far that
+    /// is at or above the header's bound, and the word it is at.
+    pub fn first_id_past_bound(&self) -> Option<(u32, usize)> {
+        self.past_bound
     }
 
     /// Word offset of the next instruction.
@@ -462,7 +470,7 @@ impl<'w> InstructionParser<'w> {
                         n @ (NumberKind::Unsigned(width)
                         | NumberKind::Signed(width)
                         | NumberKind::Float(FloatFormat { width, .. })),
-                    ) if (width as usize).div_ceil(32).max(1) == wc - 3 => n,
+                    ) if literal_words(width) == wc - 3 => n,
                     _ => return false,
                 };
                 self.operands.extend_from_slice(&[
@@ -655,8 +663,11 @@ impl<'w> InstructionParser<'w> {
                 }
             }
         }
-        if word as u64 >= self.id_limit {
-            return Err(BinaryError::new(K::IdOutOfBound { id: word, bound: self.header.bound }, at));
+        if word >= self.header.bound {
+            if self.options.check_bound {
+                return Err(BinaryError::new(K::IdOutOfBound { id: word, bound: self.header.bound }, at));
+            }
+            self.past_bound.get_or_insert((word, at));
         }
         Ok(())
     }
@@ -800,7 +811,7 @@ impl<'w> InstructionParser<'w> {
         if let NumberKind::Unsigned(width) | NumberKind::Signed(width) | NumberKind::Float(FloatFormat { width, .. }) =
             number
         {
-            num_words = (width as usize).div_ceil(32).max(1);
+            num_words = literal_words(width);
         }
         if w + num_words > inst.len() {
             return Err(BinaryError::new(K::TruncatedNumber { opname: info.name, needed: num_words }, at));
@@ -966,4 +977,11 @@ fn enum_without_parameters(kind: OperandKind, word: u32) -> bool {
         return info.plain_mask >> 32 & 1 != 0;
     }
     word & !(info.plain_mask as u32) == 0
+}
+
+/// The words a literal number of a type `width` bits wide takes, counted as
+/// spirv-dis counts them: rounded up in 32-bit arithmetic and kept to 16
+/// bits, so width 0 takes none and width 2^22 + 32 takes one.
+fn literal_words(width: u32) -> usize {
+    (width.wrapping_add(31) / 32) as u16 as usize
 }

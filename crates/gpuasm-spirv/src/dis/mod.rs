@@ -37,7 +37,8 @@ pub struct Options {
     pub reorder_blocks: bool,
     /// ANSI colours, as spirv-dis prints them on a terminal (`--color`).
     pub color: bool,
-    /// Reject ids at or above the header's bound (spirv-dis does not).
+    /// Reject ids at or above the header's bound. Off by default: spirv-dis
+    /// prints them (see [`Listed::first_id_past_bound`]).
     pub check_bound: bool,
     /// Name instructions of every vendored extended set, including those
     /// spirv-dis 2025.5 prints as numbers (`NonSemantic.DebugPrintf`, ...).
@@ -55,7 +56,7 @@ impl Default for Options {
             nested_indent: false,
             reorder_blocks: false,
             color: false,
-            check_bound: true,
+            check_bound: false,
             all_ext_inst_names: false,
         }
     }
@@ -82,10 +83,19 @@ pub fn disassemble(words: &[u32], options: &Options) -> Result<String, DisError>
     })
 }
 
+/// What [`disassemble_to`] noticed in a module it printed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// Without [`Options::check_bound`]: the first id at or above the
+    /// header's bound (printed, as spirv-dis does, though the module is
+    /// invalid) and the word it is at.
+    pub first_id_past_bound: Option<(u32, usize)>,
+}
+
 /// Disassembles into a writer. On a parse error, the text of every
 /// instruction before it has been written (as spirv-dis does in its default
 /// layout) and the error is returned.
-pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) -> Result<(), DisError> {
+pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) -> Result<Listed, DisError> {
     let mut buffer = Vec::with_capacity(1 << 16);
     run(words, options, &mut buffer, Some(sink))
 }
@@ -95,7 +105,7 @@ pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) ->
 /// before it.
 pub fn disassemble_into(words: &[u32], options: &Options, out: &mut Vec<u8>) -> Result<(), BinaryError> {
     match run(words, options, out, None) {
-        Ok(()) => Ok(()),
+        Ok(_) => Ok(()),
         Err(DisError::Binary(e)) => Err(e),
         Err(DisError::Io(_)) => unreachable!("no writer"),
     }
@@ -106,7 +116,7 @@ fn run<'a>(
     options: &'a Options,
     out: &mut Vec<u8>,
     sink: Option<&'a mut dyn Write>,
-) -> Result<(), DisError> {
+) -> Result<Listed, DisError> {
     let header = Header::read(words)?;
     let parser_options = ParserOptions {
         check_bound: options.check_bound,
@@ -149,7 +159,8 @@ fn run<'a>(
     let flushed = p.flush();
     *out = std::mem::take(&mut p.out);
     flushed?;
-    result.map_err(DisError::from)
+    result?;
+    Ok(Listed { first_id_past_bound: parser.first_id_past_bound() })
 }
 
 const RESET: &[u8] = b"\x1b[0m";
