@@ -251,3 +251,43 @@ fn odd_literal_widths_as_spirv_dis() {
     .concat();
     assert_eq!(last_line(&module(20, &switch)), "               OpSwitch %14 %13  %5  %13");
 }
+
+/// OpExtInstWithForwardRefsKHR keeps its trailing ids after the extended
+/// instruction's operands (SPIRV-Tools drops them for OpExtInst alone).
+/// Words and text from spirv-as / spirv-dis 2025.5.
+#[test]
+fn ext_inst_with_forward_refs_takes_trailing_ids() {
+    let words = [
+        0x0723_0203,
+        0x0001_0600,
+        0x0007_0000,
+        6,
+        0,
+        0x0002_0011,
+        1,
+        0x0006_000b,
+        1,
+        0x4c53_4c47,
+        0x6474_732e,
+        0x3035_342e,
+        0,
+        0x0003_0016,
+        2,
+        0x40,
+        0x0008_1151,
+        2,
+        3,
+        1,
+        0x3e,
+        4,
+        4,
+        5,
+    ];
+    let raw = Options { friendly_names: false, header: false, ..Options::default() };
+    let text = disassemble(&words, &raw).unwrap();
+    assert!(text.ends_with("          %3 = OpExtInstWithForwardRefsKHR %2 %1 UnpackHalf2x16 %4 %4 %5\n"), "{text}");
+    // OpExtInst with the same operands has one word too many.
+    let mut plain = words.to_vec();
+    plain[16] = 0x0008_000c;
+    assert!(disassemble(&plain, &raw).is_err());
+}

@@ -722,11 +722,17 @@ impl<'w> InstructionParser<'w> {
                 OperandKind::LiteralExtInstInteger => {
                     number = NumberKind::Unsigned(32);
                     // The extended instruction's operands replace OpExtInst's
-                    // trailing `IdRef*`: extra words are an error, as in spirv-dis.
-                    self.expected.clear();
+                    // trailing `IdRef*`: extra words are an error, as in
+                    // spirv-dis. OpExtInstWithForwardRefsKHR keeps it after
+                    // them (SPIRV-Tools drops it for OpExtInst alone).
+                    let keep_ids = info.opcode != op::OpExtInst;
+                    if !keep_ids {
+                        self.expected.clear();
+                    }
                     match st.ext_set {
                         Some(ExtSet::Known(set)) => match set.instruction(word) {
                             Some(ei) => self.push_specs(ei.operands, false),
+                            None if set.non_semantic && keep_ids => {}
                             None if set.non_semantic => self.push_variadic_ids(),
                             None => {
                                 return Err(BinaryError::new(
@@ -735,6 +741,7 @@ impl<'w> InstructionParser<'w> {
                                 ))
                             }
                         },
+                        Some(ExtSet::UnknownNonSemantic) if keep_ids => {}
                         Some(ExtSet::UnknownNonSemantic) => self.push_variadic_ids(),
                         None => return Err(BinaryError::new(K::NotAnImport { id: 0 }, at)),
                     }

@@ -673,6 +673,13 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 Ok(())
             }
             Category::BitEnum => {
+                if kind == OperandKind::MemoryAccess && !optional && w.contains('|') {
+                    // spirv-as reads a required (not optional) MemoryAccess
+                    // operand as a single name, unlike every other mask.
+                    let mut d = self.error_here(format!("'{w}' is not a MemoryAccess for {}", self.opname()));
+                    d.help = Some("spirv-as takes one MemoryAccess name here, not a combination".into());
+                    return Err(hard(d));
+                }
                 let mut value = 0u32;
                 for part in w.split('|') {
                     let e = kind.enumerant_by_name(part).ok_or_else(|| hard(self.bad_enumerant(kind, part)))?;
@@ -779,8 +786,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
             }
             OperandKind::LiteralExtInstInteger => {
                 // The extended instruction's operands replace OpExtInst's
-                // trailing `IdRef*` (spirv-as rejects extra operands).
-                self.expected.clear();
+                // trailing `IdRef*` (spirv-as rejects extra operands);
+                // OpExtInstWithForwardRefsKHR keeps it after them.
+                let keep_ids = opcode != op::OpExtInst;
+                if !keep_ids {
+                    self.expected.clear();
+                }
                 match self.ext_set {
                     Some(Import::Known(set)) => {
                         if let Some(ei) = set.instruction_by_name(w) {
@@ -802,7 +813,9 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 match w.parse::<u32>() {
                     Ok(n) if w.bytes().all(|c| c.is_ascii_digit()) => {
                         self.words.push(n);
-                        self.expected.push(Expect::Repeat(OperandKind::IdRef));
+                        if !keep_ids {
+                            self.expected.push(Expect::Repeat(OperandKind::IdRef));
+                        }
                         Ok(())
                     }
                     _ => Err(hard(self.error_here(format!(

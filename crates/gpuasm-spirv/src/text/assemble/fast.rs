@@ -149,6 +149,10 @@ impl<'t> Assembler<'t, '_> {
                 return None;
             }
             if kind == OperandKind::LiteralExtInstInteger {
+                if info.opcode != op::OpExtInst {
+                    // OpExtInstWithForwardRefsKHR: trailing ids follow.
+                    return None;
+                }
                 // The extended instruction's operands replace OpExtInst's
                 // trailing ids.
                 let (w, end) = self.word_at(p);
