@@ -35,6 +35,7 @@ const OP_TYPE_INT: u32 = 21;
 const OP_TYPE_VOID: u32 = 19;
 const OP_CONSTANT: u32 = 43;
 const OP_NAME: u32 = 5;
+const OP_DECORATE: u32 = 71;
 const OP_TYPE_FLOAT: u32 = 22;
 const OP_TYPE_FUNCTION: u32 = 33;
 const OP_FUNCTION: u32 = 54;
@@ -290,4 +291,17 @@ fn ext_inst_with_forward_refs_takes_trailing_ids() {
     let mut plain = words.to_vec();
     plain[16] = 0x0008_000c;
     assert!(disassemble(&plain, &raw).is_err());
+}
+
+/// SPIRV-Tools 2025.5's binary parser cannot read the operand of the
+/// InitModeALTERA decoration ("Internal error: Unhandled operand type: 81"
+/// from spirv-dis and spirv-val alike); neither do we.
+#[test]
+fn initialization_mode_qualifier_is_unreadable_as_in_spirv_tools() {
+    // OpCapability Shader; OpDecorate %1 InitModeALTERA InitOnDeviceResetALTERA
+    let words = module(2, &[inst(OP_CAPABILITY, &[1]), inst(OP_DECORATE, &[1, 6190, 1])].concat());
+    let (k, at, text) = fail(&words);
+    assert_eq!(k, K::UnreadableOperandKind { kind: "InitializationModeQualifier" });
+    assert_eq!(at, 5 + 2 + 3);
+    assert!(text.ends_with("OpCapability Shader\n"), "{text}");
 }

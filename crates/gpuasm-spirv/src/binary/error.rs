@@ -44,6 +44,8 @@ pub enum BinaryErrorKind {
     TruncatedNumber { opname: &'static str, needed: usize },
     /// An enumerant value the grammar does not know for this operand kind.
     UnknownEnumerant { kind: &'static str, value: u32 },
+    /// An operand kind SPIRV-Tools 2025.5's binary parser cannot read.
+    UnreadableOperandKind { kind: &'static str },
     /// A mask with bits the grammar does not know for this operand kind.
     UnknownMaskBits { kind: &'static str, value: u32, bits: u32 },
     /// An id operand of zero.
@@ -114,6 +116,10 @@ impl fmt::Display for BinaryErrorKind {
                 write!(f, "{opname}: literal number needs {needed} words, past the end of the instruction")
             }
             UnknownEnumerant { kind, value } => write!(f, "invalid {kind} operand: {value}"),
+            UnreadableOperandKind { kind } => write!(
+                f,
+                "operand kind {kind} cannot be read: SPIRV-Tools 2025.5 stops here too (\"Internal error: Unhandled operand type\")"
+            ),
             UnknownMaskBits { kind, value, bits } => {
                 write!(f, "invalid {kind} operand: 0x{value:x} has unknown bits 0x{bits:x}")
             }

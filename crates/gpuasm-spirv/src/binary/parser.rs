@@ -564,7 +564,7 @@ impl<'w> InstructionParser<'w> {
         let number = match kind.info().category {
             Category::Literal => NumberKind::Unsigned(32),
             Category::ValueEnum | Category::BitEnum => {
-                if !enum_without_parameters(kind, word) {
+                if !enum_without_parameters(kind, word) || kind == OperandKind::InitializationModeQualifier {
                     return Ok(false);
                 }
                 NumberKind::None
@@ -769,6 +769,11 @@ impl<'w> InstructionParser<'w> {
                 }
             },
             Category::ValueEnum => {
+                if kind == OperandKind::InitializationModeQualifier {
+                    // SPIRV-Tools' binary parser has no case for this kind:
+                    // spirv-dis and spirv-val stop with an internal error.
+                    return Err(BinaryError::new(K::UnreadableOperandKind { kind: kinfo.name }, at));
+                }
                 let e = kind
                     .enumerant(word)
                     .ok_or_else(|| BinaryError::new(K::UnknownEnumerant { kind: kinfo.name, value: word }, at))?;

@@ -214,8 +214,13 @@ impl Builder {
             op::OpTypeReserveId => self.save(result, b"ReserveId"),
             op::OpTypeQueue => self.save(result, b"Queue"),
             op::OpTypeOpaque if words.len() >= 3 => {
+                // spirv-dis sanitizes the name first, and "" becomes "_".
+                let name = inst.string(1);
                 let mut s = b"Opaque_".to_vec();
-                s.extend(inst.string(1).iter().map(|&c| sanitize_byte(c)));
+                if name.is_empty() {
+                    s.push(b'_');
+                }
+                s.extend(name.iter().map(|&c| sanitize_byte(c)));
                 self.save(result, &s);
             }
             op::OpTypePipeStorage => self.save(result, b"PipeStorage"),
