@@ -35,6 +35,7 @@ const OP_TYPE_INT: u32 = 21;
 const OP_TYPE_VOID: u32 = 19;
 const OP_CONSTANT: u32 = 43;
 const OP_NAME: u32 = 5;
+const OP_TYPE_OPAQUE: u32 = 31;
 const OP_DECORATE: u32 = 71;
 const OP_TYPE_FLOAT: u32 = 22;
 const OP_TYPE_FUNCTION: u32 = 33;
@@ -304,4 +305,14 @@ fn initialization_mode_qualifier_is_unreadable_as_in_spirv_tools() {
     assert_eq!(k, K::UnreadableOperandKind { kind: "InitializationModeQualifier" });
     assert_eq!(at, 5 + 2 + 3);
     assert!(text.ends_with("OpCapability Shader\n"), "{text}");
+}
+
+/// spirv-dis sanitizes an OpTypeOpaque name before prefixing it, and the
+/// empty name becomes "_" (spirv-dis 2025.5 prints `%Opaque__`).
+#[test]
+fn unnamed_opaque_type_is_opaque_underscore_underscore() {
+    // OpTypeOpaque %1 "" (one word: the empty string's NUL).
+    let words = module(2, &inst(OP_TYPE_OPAQUE, &[1, 0]));
+    let text = disassemble(&words, &Options { header: false, ..Options::default() }).unwrap();
+    assert_eq!(text, "   %Opaque__ = OpTypeOpaque \"\"\n");
 }
