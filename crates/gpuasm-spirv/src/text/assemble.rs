@@ -198,6 +198,13 @@ enum TypeClass {
     Other,
 }
 
+/// Whether spirv-as records `info`'s result as a type (and rejects a second
+/// type under the same id): every type declaration but
+/// OpTypeBufferSurfaceINTEL, which SPIRV-Tools does not count as one.
+fn records_type(info: &InstructionInfo) -> bool {
+    info.declares_type && info.opcode != op::OpTypeBufferSurfaceINTEL
+}
+
 /// What an `OpExtInstImport` selected.
 #[derive(Copy, Clone, Debug)]
 enum Import {
@@ -557,7 +564,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
     /// Records types and value types, sets the word count, and keeps the
     /// instruction.
     fn finish(&mut self, info: &'static InstructionInfo) -> Result<(), Diagnostic> {
-        let is_type = info.declares_type;
+        let is_type = records_type(info);
         if is_type && self.words.len() >= 2 {
             let id = self.words[1];
             if self.known.is_declared(id) {

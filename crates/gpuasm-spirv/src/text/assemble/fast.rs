@@ -271,7 +271,7 @@ impl<'t> Assembler<'t, '_> {
         let opcode = info.opcode;
         words[0] |= (n as u32) << 16;
         let mut undo = Undo::default();
-        if info.declares_type && n >= 2 {
+        if super::records_type(info) && n >= 2 {
             let id = words[1];
             let class = match opcode {
                 op::OpTypeInt if n == 4 => TypeClass::Int { width: words[2], signed: words[3] != 0 },
