@@ -154,11 +154,11 @@ fn operand_needs(d: &Declared, kind: OperandKind, v: u32) -> Option<Vec<u32>> {
     (!caps.is_empty()).then_some(caps)
 }
 
-/// The extensions value `v` of `kind` needs, when the target's version
-/// does not include it.
+/// The extensions value `v` of `kind` needs, when the module's version
+/// does not include it (the module's, not the target's, as spirv-val).
 fn operand_extensions(d: &Declared, kind: OperandKind, v: u32) -> &'static [&'static str] {
     match kind.enumerant(v) {
-        Some(e) if e.version.is_none_or(|ver| d.env_version < ver) => e.extensions,
+        Some(e) if e.version.is_none_or(|ver| d.module_version < ver) => e.extensions,
         _ => &[],
     }
 }
@@ -186,24 +186,47 @@ fn check_operand(m: &Module, d: &Declared, r: &mut Report, i: usize, k: usize, k
             _ => None,
         };
         if let Some(range) = range {
+            let which = ordinal(k + 1);
             r.error(
                 ErrorKind::Capability,
                 i,
-                format!("operand {}({v}) of {name} requires SPIR-V version {range}", e.name),
+                format!("{which} operand of {name}: operand {}({v}) requires SPIR-V version {range}", e.name),
             );
             return false;
         }
     }
     let exts = operand_extensions(d, kind, v);
     if !exts.is_empty() && !d.has_any_extension(exts) {
+        let (which, ename) = (ordinal(k + 1), kind.enumerant(v).map_or("", |e| e.name));
         r.error(
             ErrorKind::Capability,
             i,
-            format!("operand {v} of {name} requires one of these extensions: {}", exts.join(" ")),
+            format!(
+                "{which} operand of {name}: operand {ename}({v}) requires one of these extensions: {}",
+                extension_list(exts)
+            ),
         );
         return false;
     }
     true
+}
+
+/// "1st", "2nd", "3rd", "4th", ..., "11th", ..., "21st", as spirv-val counts
+/// operands.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Extension names as spirv-val lists them: each followed by a space.
+fn extension_list(exts: &[&str]) -> String {
+    exts.iter().map(|e| format!("{e} ")).collect()
 }
 
 fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
@@ -221,19 +244,25 @@ fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
         );
         return;
     }
-    if info.capabilities.is_empty() {
-        let in_core = info.version.is_some_and(|v| v <= d.env_version);
+    if let Some(Version(a, b)) = info.last_version.filter(|&last| d.module_version > last) {
+        r.error(ErrorKind::Capability, i, format!("{} requires SPIR-V version {a}.{b} or earlier", &info.name[2..]));
+        return;
+    }
+    // A capability is enough, except for OpTerminateInvocation, which
+    // spirv-val also checks for its version or extension.
+    if info.capabilities.is_empty() || opc == op::OpTerminateInvocation {
+        let in_core = info.version.is_some_and(|v| v <= d.module_version);
         if !in_core && !d.has_any_extension(info.extensions) {
-            let need = match info.version {
-                Some(Version(a, b)) => format!("SPIR-V {a}.{b}"),
-                None => "an extension".into(),
+            let name = &info.name[2..];
+            let exts = extension_list(info.extensions);
+            let message = match (info.version, exts.is_empty()) {
+                (Some(Version(a, b)), true) => format!("{name} requires SPIR-V version {a}.{b} at minimum."),
+                (Some(Version(a, b)), false) => format!(
+                    "{name} requires SPIR-V version {a}.{b} at minimum or one of the following extensions: {exts}"
+                ),
+                (None, _) => format!("{name} requires one of the following extensions: {exts}"),
             };
-            let exts = if info.extensions.is_empty() {
-                String::new()
-            } else {
-                format!(" or one of these extensions: {}", info.extensions.join(" "))
-            };
-            r.error(ErrorKind::Capability, i, format!("{} requires {need}{exts}", info.name));
+            r.error(ErrorKind::Capability, i, message);
             return;
         }
     }
