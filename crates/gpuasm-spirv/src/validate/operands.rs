@@ -391,6 +391,7 @@ impl Checker<'_, '_> {
             op::OpBitcast => self.bitcast(rep),
             op::OpImageGather | op::OpImageDrefGather => self.gather(rep),
             op::OpShiftRightLogical | op::OpShiftRightArithmetic | op::OpShiftLeftLogical => self.shift(rep),
+            op::OpBitwiseOr | op::OpBitwiseXor | op::OpBitwiseAnd | op::OpNot => self.bitwise(rep),
             op::OpCopyLogical => {
                 let source = self.operand_type(2);
                 if source == 0 || rt == 0 || source == rt {
@@ -698,6 +699,26 @@ impl Checker<'_, '_> {
         }
         if !dref && !is_int32(m, self.operand_type(4)) {
             self.fail(rep, "Expected Component to be 32-bit int scalar".into());
+        }
+    }
+
+    /// OpBitwiseAnd/Or/Xor and OpNot: integer operands of the result's
+    /// dimension and width.
+    fn bitwise(&self, rep: &mut Report) {
+        let m = self.m;
+        let name = self.name();
+        let int = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt);
+        let Some(r) = int(m.insts[self.i].result_type) else {
+            return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
+        };
+        for k in self.value_operands() {
+            let message = match int(self.operand_type(k)) {
+                None => "Expected int scalar or vector as operand",
+                Some(s) if s.count != r.count => "Expected operands to have the same dimension as Result Type",
+                Some(s) if s.width != r.width => "Expected operands to have the same bit width as Result Type",
+                Some(_) => continue,
+            };
+            return self.fail(rep, format!("{message}: {name} operand index {k}"));
         }
     }
 
