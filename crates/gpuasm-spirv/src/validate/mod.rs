@@ -18,6 +18,7 @@ mod capabilities;
 mod cfg;
 mod debug_info;
 mod dominance;
+mod glsl;
 mod ids;
 mod image_operands;
 mod interfaces;
@@ -204,7 +205,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 18] = [
+    let stages: [&dyn Fn(&mut Report); 19] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -216,6 +217,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| glsl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),

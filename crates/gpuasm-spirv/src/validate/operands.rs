@@ -9,15 +9,15 @@ use crate::grammar::{capability, op, OperandKind};
 
 /// A scalar or vector of numbers or booleans.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-struct Shape {
+pub(super) struct Shape {
     /// OpTypeFloat, OpTypeInt or OpTypeBool.
-    base: u16,
-    width: u32,
-    count: u32,
+    pub base: u16,
+    pub width: u32,
+    pub count: u32,
     /// The scalar (component) type id.
-    scalar: u32,
+    pub scalar: u32,
     /// Floats with an explicit encoding (bfloat16, fp8...).
-    encoded: bool,
+    pub encoded: bool,
 }
 
 /// A 32-bit integer scalar type.
@@ -35,7 +35,7 @@ fn int32_constant(m: &Module, id: u32) -> Option<u32> {
     }
 }
 
-fn shape(m: &Module, ty: u32) -> Option<Shape> {
+pub(super) fn shape(m: &Module, ty: u32) -> Option<Shape> {
     let (scalar, count) = match m.def_opcode(ty)? {
         op::OpTypeVector => (m.def_word(ty, 2)?, m.def_word(ty, 3)?),
         _ => (ty, 1),
