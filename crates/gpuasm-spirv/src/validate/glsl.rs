@@ -23,6 +23,41 @@ enum Family {
     Int32,
     /// A 32-bit float scalar or vector read from an Input pointer.
     Interpolate,
+    /// A float scalar: the length of a float vector of that component.
+    Length,
+    /// A float scalar: the distance of two such vectors.
+    Distance,
+    /// Three-component float vectors.
+    Cross,
+    /// Pack: a 32-bit (or for doubles 64-bit float) scalar from a vector.
+    Pack { result: Numeric, operand: Numeric },
+    /// Unpack: the reverse.
+    Unpack { result: Numeric, operand: Numeric },
+}
+
+/// A numeric scalar (`count` 1) or vector type, and how spirv-val names it.
+#[derive(Copy, Clone, PartialEq)]
+struct Numeric {
+    base: u16,
+    width: u32,
+    count: u32,
+    words: &'static str,
+}
+
+const fn num(base: u16, width: u32, count: u32, words: &'static str) -> Numeric {
+    Numeric { base, width, count, words }
+}
+
+const INT32: Numeric = num(op::OpTypeInt, 32, 1, "32-bit int scalar");
+const F32X4: Numeric = num(op::OpTypeFloat, 32, 4, "32-bit float vector of size 4");
+const F32X2: Numeric = num(op::OpTypeFloat, 32, 2, "32-bit float vector of size 2");
+const I32X2: Numeric = num(op::OpTypeInt, 32, 2, "32-bit int vector of size 2");
+const F64: Numeric = num(op::OpTypeFloat, 64, 1, "64-bit float scalar");
+
+impl Numeric {
+    fn holds(&self, s: Option<Shape>) -> bool {
+        s.is_some_and(|s| s.base == self.base && s.width == self.width && s.count == self.count)
+    }
 }
 
 fn family(name: &str) -> Option<Family> {
@@ -36,6 +71,15 @@ fn family(name: &str) -> Option<Family> {
         "SAbs" | "SSign" | "UMin" | "SMin" | "UMax" | "SMax" | "UClamp" | "SClamp" | "FindILsb" => Int,
         "FindUMsb" | "FindSMsb" => Int32,
         "InterpolateAtCentroid" | "InterpolateAtSample" | "InterpolateAtOffset" => Interpolate,
+        "Length" => Length,
+        "Distance" => Distance,
+        "Cross" => Cross,
+        "PackSnorm4x8" | "PackUnorm4x8" => Pack { result: INT32, operand: F32X4 },
+        "PackSnorm2x16" | "PackUnorm2x16" | "PackHalf2x16" => Pack { result: INT32, operand: F32X2 },
+        "PackDouble2x32" => Pack { result: F64, operand: I32X2 },
+        "UnpackSnorm4x8" | "UnpackUnorm4x8" => Unpack { result: F32X4, operand: INT32 },
+        "UnpackSnorm2x16" | "UnpackUnorm2x16" | "UnpackHalf2x16" => Unpack { result: F32X2, operand: INT32 },
+        "UnpackDouble2x32" => Unpack { result: I32X2, operand: F64 },
         _ => return None,
     })
 }
@@ -59,7 +103,64 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
 }
 
 /// The first broken rule of instruction `i`, in spirv-val's order.
-fn problem(m: &Module, i: usize, family: Family) -> Option<&'static str> {
+fn problem(m: &Module, i: usize, family: Family) -> Option<String> {
+    let rt = m.insts[i].result_type;
+    let operand_type = |k: usize| m.type_of(m.word(i, k));
+    let float = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat);
+    let scalar_float = float(rt).filter(|s| s.count == 1);
+    match family {
+        Family::Length => {
+            let Some(r) = scalar_float else { return Some("expected Result Type to be a float scalar type".into()) };
+            let Some(x) = float(operand_type(4)) else {
+                return Some("expected operand X to be of float scalar or vector type".into());
+            };
+            (x.scalar != r.scalar).then(|| "expected operand X component type to be equal to Result Type".into())
+        }
+        Family::Distance => {
+            let Some(r) = scalar_float else { return Some("expected Result Type to be a float scalar type".into()) };
+            let mut counts = [0; 2];
+            for (n, name) in ["P0", "P1"].iter().enumerate() {
+                let Some(p) = float(operand_type(4 + n)) else {
+                    return Some(format!("expected operand {name} to be of float scalar or vector type"));
+                };
+                if p.scalar != r.scalar {
+                    return Some(format!("expected operand {name} component type to be equal to Result Type"));
+                }
+                counts[n] = p.count;
+            }
+            (counts[0] != counts[1]).then(|| "expected operands P0 and P1 to have the same number of components".into())
+        }
+        Family::Cross => {
+            let Some(r) = float(rt).filter(|s| s.count > 1) else {
+                return Some("expected Result Type to be a float vector type".into());
+            };
+            if r.count != 3 {
+                return Some("expected Result Type to have 3 components".into());
+            }
+            for (k, name) in [(4, "X"), (5, "Y")] {
+                if operand_type(k) != rt {
+                    return Some(format!("expected operand {name} type to be equal to Result Type"));
+                }
+            }
+            None
+        }
+        Family::Pack { result, operand } | Family::Unpack { result, operand } => {
+            if !result.holds(shape(m, rt)) {
+                // spirv-val's words: "32-bit int scalar type", "a 32-bit
+                // float vector of size 2".
+                let (a, t) = if result.count == 1 { ("", " type") } else { ("a ", "") };
+                return Some(format!("expected Result Type to be {a}{}{t}", result.words));
+            }
+            let what = if matches!(family, Family::Pack { .. }) || operand.count > 1 { "V" } else { "P" };
+            let what = if matches!(family, Family::Unpack { .. }) && operand.width == 64 { "V" } else { what };
+            (!operand.holds(shape(m, operand_type(4))))
+                .then(|| format!("expected operand {what} to be a {}", operand.words))
+        }
+        _ => simple(m, i, family).map(str::to_string),
+    }
+}
+
+fn simple(m: &Module, i: usize, family: Family) -> Option<&'static str> {
     let rt = m.insts[i].result_type;
     let operands = 4..m.operands(i).len();
     let operand_type = |k: usize| m.type_of(m.word(i, k));
@@ -120,5 +221,6 @@ fn problem(m: &Module, i: usize, family: Family) -> Option<&'static str> {
             }
             None
         }
+        _ => None,
     }
 }
