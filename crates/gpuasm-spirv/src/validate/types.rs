@@ -126,7 +126,7 @@ fn check_access_chain(m: &Module, r: &mut Report, i: usize) {
     }
 }
 
-fn check_instruction(m: &Module, r: &mut Report, i: usize) {
+fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let inst = &m.insts[i];
     match inst.opcode() {
         op::OpVariable => {
@@ -334,7 +334,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize) {
                 );
             }
         }
-        op::OpDecorate => check_decoration_target(m, r, i),
+        op::OpDecorate => check_decoration_target(m, r, i, vulkan),
         op::OpConstant | op::OpSpecConstant | op::OpConstantNull | op::OpConstantTrue | op::OpConstantFalse
             if super::small_types::limited_use(m, inst.result_type) =>
         {
@@ -473,7 +473,7 @@ fn is_bool_or_bool_vector(m: &Module, ty: u32) -> bool {
 }
 
 /// Decorations that only make sense on one kind of target.
-fn check_decoration_target(m: &Module, r: &mut Report, i: usize) {
+fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let target = m.word(i, 0);
     let Some(def) = m.def(target) else { return };
     let target_op = def.opcode();
@@ -481,27 +481,141 @@ fn check_decoration_target(m: &Module, r: &mut Report, i: usize) {
         return;
     }
     let dec = m.word(i, 1);
+    let variable = matches!(target_op, op::OpVariable | op::OpUntypedVariableKHR);
+    let ty = m.type_of(target);
+    let pointer = matches!(m.def_opcode(ty), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
+    use decoration as d;
     let need = match dec {
-        decoration::Block | decoration::BufferBlock | decoration::GLSLShared | decoration::GLSLPacked
-            if target_op != op::OpTypeStruct =>
-        {
-            "must be a structure type"
+        d::SpecId if !matches!(target_op, op::OpSpecConstant | op::OpSpecConstantTrue | op::OpSpecConstantFalse) => {
+            Some("must be a scalar specialization constant")
         }
-        decoration::Location | decoration::Component
-            if !matches!(target_op, op::OpVariable | op::OpUntypedVariableKHR | op::OpFunctionParameter) =>
-        {
-            "must be a variable"
+        d::Block | d::BufferBlock | d::GLSLShared | d::GLSLPacked | d::CPacked if target_op != op::OpTypeStruct => {
+            Some("must be a structure type")
         }
-        decoration::SpecId
-            if !matches!(target_op, op::OpSpecConstant | op::OpSpecConstantTrue | op::OpSpecConstantFalse) =>
+        d::ArrayStride
+            if !matches!(
+                target_op,
+                op::OpTypeArray | op::OpTypeRuntimeArray | op::OpTypePointer | op::OpTypeUntypedPointerKHR
+            ) =>
         {
-            "must be a scalar specialization constant"
+            Some("must be an array or pointer type")
         }
-        _ => return,
+        d::NoPerspective
+        | d::Flat
+        | d::Patch
+        | d::Centroid
+        | d::Sample
+        | d::Restrict
+        | d::Aliased
+        | d::Volatile
+        | d::Coherent
+        | d::NonWritable
+        | d::NonReadable
+        | d::XfbBuffer
+        | d::XfbStride
+        | d::Component
+        | d::Stream
+        | d::RestrictPointer
+        | d::AliasedPointer => {
+            if !variable && target_op != op::OpFunctionParameter {
+                Some("must be a memory object declaration")
+            } else if !pointer {
+                Some("must be a pointer type")
+            } else {
+                None
+            }
+        }
+        d::Invariant
+        | d::Constant
+        | d::Location
+        | d::Index
+        | d::Binding
+        | d::DescriptorSet
+        | d::InputAttachmentIndex
+            if !variable =>
+        {
+            Some("must be a variable")
+        }
+        _ => None,
     };
     let name = OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name);
-    let t = r.id(target);
-    r.error(ErrorKind::Decoration, i, format!("{name} decoration on target <id> {t} {need}"));
+    let fail = |r: &mut Report, vuid: &str, need: &str| {
+        let t = r.id(target);
+        r.error(ErrorKind::Decoration, i, format!("{vuid}{name} decoration on target <id> {t} {need}"));
+    };
+    if let Some(need) = need {
+        return fail(r, "", need);
+    }
+    if !vulkan {
+        return;
+    }
+    // The storage class of the target's pointer type; spirv-val assumes
+    // Uniform when the type has no storage class operand.
+    let sc = if m.operands_len_of(ty) > 2 { m.def_word(ty, 2).unwrap_or(0) } else { storage_class::Uniform };
+    use storage_class as c;
+    match dec {
+        d::Location | d::Component
+            if !matches!(
+                sc,
+                c::Input
+                    | c::Output
+                    | c::RayPayloadKHR
+                    | c::IncomingRayPayloadKHR
+                    | c::HitAttributeKHR
+                    | c::CallableDataKHR
+                    | c::IncomingCallableDataKHR
+                    | c::ShaderRecordBufferKHR
+                    | c::HitObjectAttributeNV
+            ) =>
+        {
+            r.error(
+                ErrorKind::Decoration,
+                i,
+                format!(
+                    "[VUID-StandaloneSpirv-Location-06672] {name} decoration must not be applied to this storage class"
+                ),
+            );
+        }
+        d::Index if sc != c::Output => fail(r, "", "must be in the Output storage class"),
+        d::Binding | d::DescriptorSet if !matches!(sc, c::StorageBuffer | c::Uniform | c::UniformConstant) => fail(
+            r,
+            "[VUID-StandaloneSpirv-DescriptorSet-06491] ",
+            "must be in the StorageBuffer, Uniform, or UniformConstant storage class",
+        ),
+        d::InputAttachmentIndex if sc != c::UniformConstant => fail(
+            r,
+            "[VUID-StandaloneSpirv-InputAttachmentIndex-06678] ",
+            "must be in the UniformConstant storage class",
+        ),
+        d::Flat | d::NoPerspective | d::Centroid | d::Sample if !matches!(sc, c::Input | c::Output) => {
+            fail(r, "[VUID-StandaloneSpirv-Flat-04670] ", "storage class must be Input or Output")
+        }
+        d::PerVertexKHR if sc != c::Input => {
+            fail(r, "[VUID-StandaloneSpirv-PerVertexKHR-06777] ", "storage class must be Input")
+        }
+        _ => {}
+    }
+}
+
+/// Whether variable `i` points to what a Vulkan UniformConstant variable
+/// may hold: an image, sampler, sampled image, acceleration structure, ray
+/// query or tensor, or an array of one.
+fn opaque_handle(m: &Module, i: usize) -> bool {
+    let Some(mut t) = m.def_word(m.insts[i].result_type, 3) else { return true };
+    if matches!(m.def_opcode(t), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
+        t = m.def_word(t, 2).unwrap_or(0);
+    }
+    matches!(
+        m.def_opcode(t),
+        Some(
+            op::OpTypeImage
+                | op::OpTypeSampler
+                | op::OpTypeSampledImage
+                | op::OpTypeAccelerationStructureKHR
+                | op::OpTypeRayQueryKHR
+                | op::OpTypeTensorARM
+        )
+    )
 }
 
 /// Decorations a target may carry more than once.
@@ -590,6 +704,14 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
         match m.insts[i].opcode() {
             op::OpFunction => in_function = true,
             op::OpFunctionEnd => in_function = false,
+            op::OpVariable if vulkan && m.word(i, 2) == storage_class::UniformConstant && !opaque_handle(m, i) => {
+                let t = r.id(m.insts[i].result_id);
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    format!("[VUID-StandaloneSpirv-UniformConstant-04655] UniformConstant OpVariable <id> {t} has illegal type."),
+                );
+            }
             op::OpVariable if pointer(m, m.insts[i].result_type).is_some() => {
                 let function_class = m.word(i, 2) == storage_class::Function;
                 if function_class && !in_function {
@@ -608,7 +730,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             }
             _ => {}
         }
-        check_instruction(m, r, i);
+        check_instruction(m, r, i, vulkan);
         check_alignment(m, r, i, vulkan);
         if r.full() {
             return;
