@@ -17,13 +17,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Decorations by target: whole-id ones, and (member, decoration, first
 /// parameter) for struct members.
 #[derive(Default)]
-struct Decorations {
-    on_id: FxHashMap<u32, Vec<(u32, Option<u32>)>>,
-    on_member: FxHashMap<u32, Vec<(u32, u32, Option<u32>)>>,
+pub(super) struct Decorations {
+    pub on_id: FxHashMap<u32, Vec<(u32, Option<u32>)>>,
+    pub on_member: FxHashMap<u32, Vec<(u32, u32, Option<u32>)>>,
 }
 
 impl Decorations {
-    fn read(m: &Module) -> Self {
+    pub fn read(m: &Module) -> Self {
         let mut d = Decorations::default();
         for i in 0..m.insts.len() {
             match m.insts[i].opcode() {
@@ -41,8 +41,13 @@ impl Decorations {
         d
     }
 
-    fn has(&self, id: u32, dec: u32) -> bool {
+    pub fn has(&self, id: u32, dec: u32) -> bool {
         self.on_id.get(&id).is_some_and(|v| v.iter().any(|&(d, _)| d == dec))
+    }
+
+    /// Whether `dec` is on `id` or on one of its members.
+    pub fn has_anywhere(&self, id: u32, dec: u32) -> bool {
+        self.has(id, dec) || self.on_member.get(&id).is_some_and(|v| v.iter().any(|&(_, d, _)| d == dec))
     }
 
     /// The parameter of the (last) decoration `dec` on `id`.

@@ -24,6 +24,7 @@ mod image_operands;
 mod interfaces;
 mod layout;
 mod limits;
+mod locations;
 mod logical_pointers;
 mod modes;
 pub mod module;
@@ -205,7 +206,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 19] = [
+    let stages: [&dyn Fn(&mut Report); 20] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -221,6 +222,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
+        &|r| {
+            if vulkan {
+                locations::check(module, r)
+            }
+        },
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| small_types::check_uses(module, shader(), r),

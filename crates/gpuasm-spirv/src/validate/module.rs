@@ -75,6 +75,11 @@ impl<'w> Module<'w> {
         self.defs.get(&id).map(|&i| &self.insts[i])
     }
 
+    /// Where the instruction defining `id` stands.
+    pub fn def_index(&self, id: u32) -> Option<usize> {
+        self.defs.get(&id).copied()
+    }
+
     /// The type id of a value id (0 if it has none).
     pub fn type_of(&self, id: u32) -> u32 {
         self.def(id).map_or(0, |d| d.result_type)
