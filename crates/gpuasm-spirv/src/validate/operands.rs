@@ -248,6 +248,12 @@ impl Checker<'_, '_> {
         let inst = &m.insts[self.i];
         let opc = inst.opcode();
         let rt = inst.result_type;
+        if self.name().starts_with("RayQuery") {
+            if let Some(message) = self.ray_query() {
+                self.fail(rep, message.into());
+            }
+            return;
+        }
         if inst.info.has_result_type && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k))) {
             return;
         }
@@ -398,16 +404,6 @@ impl Checker<'_, '_> {
                     self.fail(rep, "Result Type must not equal the Operand type".into());
                 } else if !logically_match(m, source, rt, 0) {
                     self.fail(rep, "Result Type does not logically match the Operand type".into());
-                }
-            }
-            _ if self.name().starts_with("RayQuery") => {
-                // The ray query is the first operand after the result, if any.
-                let at = if inst.info.has_result_type { 2 } else { 0 };
-                let q = m.word(self.i, at);
-                let declared =
-                    matches!(m.def_opcode(q), Some(op::OpVariable | op::OpFunctionParameter | op::OpAccessChain));
-                if !declared {
-                    self.fail(rep, "Ray Query must be a memory object declaration".into());
                 }
             }
             op::OpCopyObject if self.operand_type(2) != rt => {
@@ -699,6 +695,101 @@ impl Checker<'_, '_> {
         }
         if !dref && !is_int32(m, self.operand_type(4)) {
             self.fail(rep, "Expected Component to be 32-bit int scalar".into());
+        }
+    }
+
+    /// The ray query instructions (spirv-val's RayQueryPass): the query
+    /// pointer, then operand and result types.
+    fn ray_query(&self) -> Option<&'static str> {
+        let m = self.m;
+        let inst = &m.insts[self.i];
+        let rt = inst.result_type;
+        // The ray query is the first operand after the result, if any.
+        let at = if inst.info.has_result_type { 2 } else { 0 };
+        let q = m.word(self.i, at);
+        if !matches!(m.def_opcode(q), Some(op::OpVariable | op::OpFunctionParameter | op::OpAccessChain)) {
+            return Some("Ray Query must be a memory object declaration");
+        }
+        let pointer = m.type_of(q);
+        if m.def_opcode(pointer) != Some(op::OpTypePointer) {
+            return Some("Ray Query must be a pointer");
+        }
+        if m.def_opcode(m.def_word(pointer, 3).unwrap_or(0)) != Some(op::OpTypeRayQueryKHR) {
+            return Some("Ray Query must be a pointer to OpTypeRayQueryKHR");
+        }
+        let numeric = |t: u32, base: u16, count: u32| {
+            shape(m, t).is_some_and(|s| {
+                s.base == base
+                    && s.width == 32
+                    && s.count == count
+                    && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
+            })
+        };
+        let int32 = |t: u32| numeric(t, op::OpTypeInt, 1);
+        let f32 = |t: u32| numeric(t, op::OpTypeFloat, 1);
+        let f32x = |t: u32, n: u32| numeric(t, op::OpTypeFloat, n);
+        let intersection = |k: usize| {
+            let id = m.word(self.i, k);
+            (!int32(m.type_of(id)) || !m.def(id).is_some_and(|d| super::module::is_constant(d.opcode())))
+                .then_some("expected Intersection ID to be a constant 32-bit int scalar")
+        };
+        let operand = |k: usize| self.operand_type(k);
+        let name = &inst.info.name[2..];
+        match name {
+            "RayQueryInitializeKHR" => {
+                if m.def_opcode(operand(1)) != Some(op::OpTypeAccelerationStructureKHR) {
+                    return Some("Expected Acceleration Structure to be of type OpTypeAccelerationStructureKHR");
+                }
+                let checks: [(bool, &'static str); 6] = [
+                    (int32(operand(2)), "Ray Flags must be a 32-bit int scalar"),
+                    (int32(operand(3)), "Cull Mask must be a 32-bit int scalar"),
+                    (f32x(operand(4), 3), "Ray Origin must be a 32-bit float 3-component vector"),
+                    (f32(operand(5)), "Ray TMin must be a 32-bit float scalar"),
+                    (f32x(operand(6), 3), "Ray Direction must be a 32-bit float 3-component vector"),
+                    (f32(operand(7)), "Ray TMax must be a 32-bit float scalar"),
+                ];
+                checks.into_iter().find(|(ok, _)| !ok).map(|(_, message)| message)
+            }
+            "RayQueryGenerateIntersectionKHR" => (!f32(operand(1))).then_some("Hit T must be a 32-bit float scalar"),
+            "RayQueryGetIntersectionFrontFaceKHR"
+            | "RayQueryProceedKHR"
+            | "RayQueryGetIntersectionCandidateAABBOpaqueKHR" => {
+                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1) {
+                    return Some("expected Result Type to be bool scalar type");
+                }
+                (name == "RayQueryGetIntersectionFrontFaceKHR").then(|| intersection(3)).flatten()
+            }
+            "RayQueryGetIntersectionTKHR" | "RayQueryGetRayTMinKHR" => {
+                if !f32(rt) {
+                    return Some("expected Result Type to be 32-bit float scalar type");
+                }
+                (name == "RayQueryGetIntersectionTKHR").then(|| intersection(3)).flatten()
+            }
+            "RayQueryGetIntersectionTypeKHR"
+            | "RayQueryGetIntersectionInstanceCustomIndexKHR"
+            | "RayQueryGetIntersectionInstanceIdKHR"
+            | "RayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR"
+            | "RayQueryGetIntersectionGeometryIndexKHR"
+            | "RayQueryGetIntersectionPrimitiveIndexKHR"
+            | "RayQueryGetRayFlagsKHR" => {
+                if !int32(rt) {
+                    return Some("expected Result Type to be 32-bit int scalar type");
+                }
+                (name != "RayQueryGetRayFlagsKHR").then(|| intersection(3)).flatten()
+            }
+            "RayQueryGetIntersectionObjectRayDirectionKHR"
+            | "RayQueryGetIntersectionObjectRayOriginKHR"
+            | "RayQueryGetWorldRayDirectionKHR"
+            | "RayQueryGetWorldRayOriginKHR" => {
+                if !f32x(rt, 3) {
+                    return Some("expected Result Type to be 32-bit float 3-component vector type");
+                }
+                name.contains("Intersection").then(|| intersection(3)).flatten()
+            }
+            "RayQueryGetIntersectionBarycentricsKHR" => intersection(3).or_else(|| {
+                (!f32x(rt, 2)).then_some("expected Result Type to be 32-bit float 2-component vector type")
+            }),
+            _ => None,
         }
     }
 
