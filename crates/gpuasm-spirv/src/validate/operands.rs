@@ -254,6 +254,12 @@ impl Checker<'_, '_> {
             }
             return;
         }
+        if matches!(opc, op::OpTraceRayKHR | op::OpReportIntersectionKHR | op::OpExecuteCallableKHR) {
+            if let Some(message) = self.ray_tracing() {
+                self.fail(rep, message.into());
+            }
+            return;
+        }
         if inst.info.has_result_type && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k))) {
             return;
         }
@@ -789,6 +795,69 @@ impl Checker<'_, '_> {
             "RayQueryGetIntersectionBarycentricsKHR" => intersection(3).or_else(|| {
                 (!f32x(rt, 2)).then_some("expected Result Type to be 32-bit float 2-component vector type")
             }),
+            _ => None,
+        }
+    }
+
+    /// OpTraceRayKHR, OpReportIntersectionKHR and OpExecuteCallableKHR
+    /// (spirv-val's RayTracingPass).
+    fn ray_tracing(&self) -> Option<&'static str> {
+        let m = self.m;
+        let inst = &m.insts[self.i];
+        let numeric = |t: u32, base: u16, count: u32| {
+            shape(m, t).is_some_and(|s| {
+                s.base == base
+                    && s.width == 32
+                    && s.count == count
+                    && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
+            })
+        };
+        let int32 = |k: usize| numeric(self.operand_type(k), op::OpTypeInt, 1);
+        let uint32 = |k: usize| int32(k) && m.def_word(self.operand_type(k), 3) == Some(0);
+        let f32 = |k: usize| numeric(self.operand_type(k), op::OpTypeFloat, 1);
+        let f32x3 = |k: usize| numeric(self.operand_type(k), op::OpTypeFloat, 3);
+        let first = |checks: &[(bool, &'static str)]| checks.iter().find(|(ok, _)| !ok).map(|&(_, message)| message);
+        let class_of = |k: usize| {
+            let v = m.word(self.i, k);
+            (m.def_opcode(v) == Some(op::OpVariable)).then(|| m.def_word(v, 3).unwrap_or(0))
+        };
+        use crate::grammar::storage_class as c;
+        match inst.opcode() {
+            op::OpTraceRayKHR => first(&[
+                (
+                    m.def_opcode(self.operand_type(0)) == Some(op::OpTypeAccelerationStructureKHR),
+                    "Expected Acceleration Structure to be of type OpTypeAccelerationStructureKHR",
+                ),
+                (int32(1), "Ray Flags must be a 32-bit int scalar"),
+                (int32(2), "Cull Mask must be a 32-bit int scalar"),
+                (int32(3), "SBT Offset must be a 32-bit int scalar"),
+                (int32(4), "SBT Stride must be a 32-bit int scalar"),
+                (int32(5), "Miss Index must be a 32-bit int scalar"),
+                (f32x3(6), "Ray Origin must be a 32-bit float 3-component vector"),
+                (f32(7), "Ray TMin must be a 32-bit float scalar"),
+                (f32x3(8), "Ray Direction must be a 32-bit float 3-component vector"),
+                (f32(9), "Ray TMax must be a 32-bit float scalar"),
+            ])
+            .or_else(|| match class_of(10) {
+                None => Some("Payload must be the result of a OpVariable"),
+                Some(c::RayPayloadKHR | c::IncomingRayPayloadKHR) => None,
+                Some(_) => Some("Payload must have storage class RayPayloadKHR or IncomingRayPayloadKHR"),
+            }),
+            op::OpReportIntersectionKHR => first(&[
+                (
+                    shape(m, inst.result_type).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1),
+                    "expected Result Type to be bool scalar type",
+                ),
+                // spirv-val's words (the operand must be a float).
+                (f32(2), "Hit must be a 32-bit int scalar"),
+                (uint32(3), "Hit Kind must be a 32-bit unsigned int scalar"),
+            ]),
+            op::OpExecuteCallableKHR => first(&[(uint32(0), "SBT Index must be a 32-bit unsigned int scalar")])
+                .or_else(|| match class_of(1) {
+                    None => Some("Callable Data must be the result of a OpVariable"),
+                    Some(c::CallableDataKHR | c::IncomingCallableDataKHR) => None,
+                    Some(_) => Some("Callable Data must have storage class CallableDataKHR or IncomingCallableDataKHR"),
+                }),
             _ => None,
         }
     }
