@@ -493,6 +493,16 @@ impl Checker<'_, '_> {
             }
             op::OpVectorShuffle => self.vector_shuffle(rep),
             _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
+            op::OpGroupNonUniformAllEqual => {
+                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1) {
+                    self.fail(rep, "Result must be a boolean scalar type".into());
+                } else if shape(m, self.operand_type(3)).is_none() {
+                    self.fail(
+                        rep,
+                        "Value must be a scalar or vector of integer, floating-point, or boolean type".into(),
+                    );
+                }
+            }
             op::OpMatrixTimesVector => {
                 let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
                 let Some(r) = float_vector(rt) else {
