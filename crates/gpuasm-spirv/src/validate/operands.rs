@@ -260,7 +260,17 @@ impl Checker<'_, '_> {
             }
             return;
         }
-        if inst.info.has_result_type && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k))) {
+        // Sampling checks its result type first, whatever it is.
+        let sampling = matches!(
+            opc,
+            op::OpImageSampleImplicitLod
+                | op::OpImageSampleExplicitLod
+                | op::OpImageSampleProjImplicitLod
+                | op::OpImageSampleProjExplicitLod
+        );
+        if inst.info.has_result_type
+            && ((exotic(m, rt) && !sampling) || self.value_operands().any(|k| exotic_operand(m, self.i, k)))
+        {
             return;
         }
         let name = self.name();
@@ -426,6 +436,9 @@ impl Checker<'_, '_> {
             }
             op::OpAtomicExchange if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) => {
                 self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
+            }
+            op::OpImageQuerySize | op::OpImageQuerySizeLod | op::OpImageQueryLevels | op::OpImageQuerySamples => {
+                self.image_query(rep)
             }
             op::OpImageRead | op::OpImageFetch | op::OpImageWrite => {
                 let (image, coordinate) = if opc == op::OpImageWrite { (0, 1) } else { (2, 3) };
@@ -869,6 +882,47 @@ impl Checker<'_, '_> {
                     Some(_) => Some("Callable Data must have storage class CallableDataKHR or IncomingCallableDataKHR"),
                 }),
             _ => None,
+        }
+    }
+
+    /// OpImageQuerySize, -SizeLod, -Levels and -Samples: an integer result
+    /// and an image operand; for QuerySize, one component per dimension
+    /// (and one for the array).
+    fn image_query(&self, rep: &mut Report) {
+        let m = self.m;
+        let opc = m.insts[self.i].opcode();
+        let rt = m.insts[self.i].result_type;
+        let int = shape(m, rt).filter(|s| s.base == op::OpTypeInt);
+        let scalar_only = matches!(opc, op::OpImageQueryLevels | op::OpImageQuerySamples);
+        if scalar_only && int.is_none_or(|s| s.count != 1) {
+            return self.fail(rep, "Expected Result Type to be int scalar type".into());
+        }
+        let Some(r) = int else {
+            return self.fail(rep, "Expected Result Type to be int scalar or vector type".into());
+        };
+        let image = self.operand_type(2);
+        if m.def_opcode(image) != Some(op::OpTypeImage) {
+            return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
+        }
+        if opc != op::OpImageQuerySize {
+            return;
+        }
+        let word = |k| m.def_word(image, k).unwrap_or(0);
+        let (dim, arrayed) = (word(3), word(5));
+        // Dim: 1D 0, 2D 1, 3D 2, Cube 3, Rect 4, Buffer 5.
+        let per_dim = match dim {
+            0 | 5 => 1,
+            1 | 3 | 4 => 2,
+            2 => 3,
+            _ => return self.fail(rep, "Image 'Dim' must be 1D, Buffer, 2D, Cube, 3D or Rect".into()),
+        };
+        let (ms, sampled) = (word(6), word(7));
+        if dim <= 3 && ms != 1 && sampled != 0 && sampled != 2 {
+            return self.fail(rep, "Image must have either 'MS'=1 or 'Sampled'=0 or 'Sampled'=2".into());
+        }
+        let expected = per_dim + arrayed;
+        if r.count != expected {
+            self.fail(rep, format!("Result Type has {} components, but {expected} expected", r.count));
         }
     }
 
