@@ -437,6 +437,12 @@ impl Checker<'_, '_> {
             op::OpAtomicExchange if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) => {
                 self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
             }
+            op::OpAtomicStore
+                if shape(m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
+                    && !m.declared_capabilities.contains(&crate::grammar::capability::Int64Atomics) =>
+            {
+                self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
+            }
             op::OpImageQuerySize | op::OpImageQuerySizeLod | op::OpImageQueryLevels | op::OpImageQuerySamples => {
                 self.image_query(rep)
             }

@@ -766,8 +766,8 @@ fn largest_scalar(m: &Module, ty: u32, depth: u32) -> u32 {
     }
 }
 
-/// Loads and stores through PhysicalStorageBuffer pointers: an Aligned
-/// memory operand covers the largest scalar of the type accessed.
+/// An Aligned memory operand is a power of two, and through
+/// PhysicalStorageBuffer pointers covers the largest scalar accessed.
 fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let (ptr, mask_at) = match m.insts[i].opcode() {
         op::OpLoad => (m.word(i, 2), 3),
@@ -778,11 +778,19 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     if ops.len() <= mask_at + 1 || m.word(i, mask_at) & 0x2 == 0 {
         return;
     }
+    let aligned = m.word(i, mask_at + 1);
+    if !aligned.is_power_of_two() {
+        r.error(
+            ErrorKind::OperandType,
+            i,
+            format!("Memory accesses Aligned operand value {aligned} is not a power of two."),
+        );
+        return;
+    }
     let Some((pointee, class)) = pointer(m, m.type_of(ptr)) else { return };
     if class != storage_class::PhysicalStorageBuffer {
         return;
     }
-    let aligned = m.word(i, mask_at + 1);
     let largest = largest_scalar(m, pointee, 0);
     if aligned < largest {
         let vuid = if vulkan { "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314] " } else { "" };
