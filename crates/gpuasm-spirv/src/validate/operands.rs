@@ -512,6 +512,31 @@ impl Checker<'_, '_> {
             }
             op::OpVectorShuffle => self.vector_shuffle(rep),
             _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
+            op::OpGroupNonUniformAll | op::OpGroupNonUniformAny | op::OpGroupNonUniformBallot => {
+                let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
+                let ballot = opc == op::OpGroupNonUniformBallot;
+                let result_ok = if ballot {
+                    shape(m, rt)
+                        .is_some_and(|s| s.base == op::OpTypeInt && s.count == 4 && m.def_word(s.scalar, 3) == Some(0))
+                } else {
+                    bool_scalar(rt)
+                };
+                if !result_ok {
+                    let message = if ballot {
+                        "Result must be a 4-component unsigned integer vector"
+                    } else {
+                        "Result must be a boolean scalar type"
+                    };
+                    self.fail(rep, message.into());
+                } else if !bool_scalar(self.operand_type(3)) {
+                    let message = if ballot {
+                        "Predicate must be a boolean scalar"
+                    } else {
+                        "Predicate must be a boolean scalar type"
+                    };
+                    self.fail(rep, message.into());
+                }
+            }
             op::OpGroupNonUniformAllEqual => {
                 if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1) {
                     self.fail(rep, "Result must be a boolean scalar type".into());

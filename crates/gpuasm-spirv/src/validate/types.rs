@@ -659,6 +659,20 @@ fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
     }
 }
 
+/// An OpVariable initializer is a constant or a module-scope variable of
+/// the variable's data type (`{init}` stands for its name).
+fn initializer_problem(m: &Module, i: usize) -> Option<&'static str> {
+    let init = m.def(m.word(i, 3));
+    let module_scope_var = init.is_some_and(|d| d.opcode() == op::OpVariable)
+        && m.def_index(m.word(i, 3)).is_some_and(|k| m.word(k, 2) != storage_class::Function);
+    let constant = init.is_some_and(|d| super::module::is_constant(d.opcode()));
+    if !(constant || module_scope_var) {
+        return Some("Variable Initializer <id> {init} is not a constant or module-scope variable.");
+    }
+    let data = m.def_word(m.insts[i].result_type, 3)?;
+    (init.map_or(0, |d| d.result_type) != data).then_some("Initializer type must match the data type")
+}
+
 /// Vulkan buffer variables hold structs: Uniform and StorageBuffer ones a
 /// struct or an array of structs (06807), PushConstant ones a struct
 /// (06808). The class's name and the VUID when broken.
@@ -828,6 +842,11 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                 "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
                  OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects",
             ),
+            op::OpVariable if m.operands(i).len() > 3 && initializer_problem(m, i).is_some() => {
+                let message = initializer_problem(m, i).unwrap_or_default();
+                let t = r.id(m.word(i, 3));
+                r.error(ErrorKind::OperandType, i, message.replace("{init}", &t));
+            }
             op::OpVariable if vulkan && buffer_class_problem(m, i).is_some() => {
                 let (class, vuid) = buffer_class_problem(m, i).unwrap_or_default();
                 let t = r.id(m.insts[i].result_id);
