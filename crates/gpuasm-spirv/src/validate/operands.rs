@@ -599,6 +599,32 @@ impl Checker<'_, '_> {
                 };
                 self.fail(rep, format!("{message}: {name}"));
             }
+            op::OpOuterProduct => {
+                if !self.float_matrix(rt) {
+                    return self.fail(rep, format!("Expected float matrix type as Result Type: {name}"));
+                }
+                let column = m.def_word(rt, 2).unwrap_or(0);
+                if self.operand_type(2) != column {
+                    return self.fail(
+                        rep,
+                        format!(
+                            "Expected column type of Result Type to be equal to the type of the left operand: {name}"
+                        ),
+                    );
+                }
+                let Some(right) = shape(m, self.operand_type(3)).filter(|s| s.base == op::OpTypeFloat && s.count > 1)
+                else {
+                    return self.fail(rep, format!("Expected float vector type as right operand: {name}"));
+                };
+                if shape(m, column).map(|c| c.scalar) != Some(right.scalar) {
+                    return self.fail(rep, format!("Expected component types of the operands to be equal: {name}"));
+                }
+                if m.def_word(rt, 3) != Some(right.count) {
+                    self.fail(rep, format!(
+                        "Expected number of columns of the matrix to be equal to the vector size of the right operand: {name}"
+                    ));
+                }
+            }
             op::OpMatrixTimesScalar | op::OpMatrixTimesMatrix if !self.float_matrix(self.operand_type(2)) => {
                 self.fail(rep, format!("Expected float matrix type as left operand: {name}"));
             }
