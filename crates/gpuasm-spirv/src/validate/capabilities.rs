@@ -44,6 +44,23 @@ impl Declared<'_> {
     }
 }
 
+/// The names of the declared extensions (layout puts them first).
+pub(crate) fn declared_extensions<'m>(m: &'m Module) -> FxHashSet<&'m [u8]> {
+    let mut extensions = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpCapability => {}
+            op::OpExtension => {
+                let o = m.operands(i)[0];
+                let start = m.insts[i].offset + o.offset as usize;
+                extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
+            }
+            _ => break,
+        }
+    }
+    extensions
+}
+
 /// The declared capabilities with the ones they implicitly declare.
 pub(crate) fn with_implied(m: &Module) -> FxHashSet<u32> {
     let mut caps = FxHashSet::default();
@@ -67,19 +84,15 @@ fn declare(caps: &mut FxHashSet<u32>, cap: u32) {
 
 fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
     let mut capabilities = FxHashSet::default();
-    let mut extensions = FxHashSet::default();
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
             op::OpCapability => declare(&mut capabilities, m.word(i, 0)),
-            op::OpExtension => {
-                let o = m.operands(i)[0];
-                let start = m.insts[i].offset + o.offset as usize;
-                extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
-            }
+            op::OpExtension => {}
             // Layout puts both first.
             _ => break,
         }
     }
+    let extensions = declared_extensions(m);
     let has = |c: u32| capabilities.contains(&c);
     let ext = |e: &str| extensions.contains(e.as_bytes());
     let storage16 = [

@@ -33,6 +33,11 @@ enum Family {
     Pack { result: Numeric, operand: Numeric },
     /// Unpack: the reverse.
     Unpack { result: Numeric, operand: Numeric },
+    /// A struct of two equal float members, and X of their type.
+    ModfStruct,
+    /// A struct of a float and a 32-bit int of as many components, and X
+    /// of the first one's type.
+    FrexpStruct,
 }
 
 /// A numeric scalar (`count` 1) or vector type, and how spirv-val names it.
@@ -72,6 +77,8 @@ fn family(name: &str) -> Option<Family> {
         "FindUMsb" | "FindSMsb" => Int32,
         "InterpolateAtCentroid" | "InterpolateAtSample" | "InterpolateAtOffset" => Interpolate,
         "Length" => Length,
+        "ModfStruct" => ModfStruct,
+        "FrexpStruct" => FrexpStruct,
         "Distance" => Distance,
         "Cross" => Cross,
         "PackSnorm4x8" | "PackUnorm4x8" => Pack { result: INT32, operand: F32X4 },
@@ -85,6 +92,8 @@ fn family(name: &str) -> Option<Family> {
 }
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
+    // With SPV_AMD_gpu_shader_int16, FrexpStruct's exponent may be 16-bit.
+    let amd_int16 = super::capabilities::declared_extensions(m).contains(&b"SPV_AMD_gpu_shader_int16"[..]);
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         if inst.opcode() != op::OpExtInst {
@@ -96,14 +105,14 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         let Some(ei) = set.instruction(m.word(i, 3)) else { continue };
         let Some(family) = family(ei.name) else { continue };
-        if let Some(message) = problem(m, i, family) {
+        if let Some(message) = problem(m, i, family, amd_int16) {
             r.error(ErrorKind::OperandType, i, format!("GLSL.std.450 {}: {message}", ei.name));
         }
     }
 }
 
 /// The first broken rule of instruction `i`, in spirv-val's order.
-fn problem(m: &Module, i: usize, family: Family) -> Option<String> {
+fn problem(m: &Module, i: usize, family: Family, amd_int16: bool) -> Option<String> {
     let rt = m.insts[i].result_type;
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let float = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat);
@@ -143,6 +152,37 @@ fn problem(m: &Module, i: usize, family: Family) -> Option<String> {
                 }
             }
             None
+        }
+        Family::ModfStruct | Family::FrexpStruct => {
+            let members: Vec<u32> = if m.def_opcode(rt) == Some(op::OpTypeStruct) {
+                (2..=m.operands_len_of(rt)).filter_map(|w| m.def_word(rt, w)).collect()
+            } else {
+                Vec::new()
+            };
+            let (first, second) = match members[..] {
+                [a, b] => (float(a), shape(m, b)),
+                _ => (None, None),
+            };
+            if family == Family::ModfStruct {
+                if first.is_none() || members[1] != members[0] {
+                    return Some(
+                        "expected Result Type to be a struct with two identical scalar or vector float type members"
+                            .into(),
+                    );
+                }
+                return (operand_type(4) != members[0])
+                    .then(|| "expected operand X type to be equal to members of Result Type struct".into());
+            }
+            let int32 = second.filter(|s| s.base == op::OpTypeInt && (s.width == 32 || amd_int16 && s.width == 16));
+            if first.is_none() || int32.is_none() || first.map(|f| f.count) != int32.map(|s| s.count) {
+                return Some(
+                    "expected Result Type to be a struct with two members, first member a float scalar or vector, \
+                     second member a 32-bit int scalar or vector with the same number of components as the first member"
+                        .into(),
+                );
+            }
+            (operand_type(4) != members[0])
+                .then(|| "expected operand X type to be equal to the first member of Result Type struct".into())
         }
         Family::Pack { result, operand } | Family::Unpack { result, operand } => {
             if !result.holds(shape(m, rt)) {
