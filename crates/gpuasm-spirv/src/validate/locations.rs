@@ -167,20 +167,10 @@ impl Ctx<'_> {
         let set = if index == Some(1) { index1 } else { locations };
         for a in 0..array_size {
             let at = location.wrapping_add(num_locations.wrapping_mul(a));
-            let mut start = at.wrapping_mul(4);
-            if start >= MAX_LOCATIONS || at >= MAX_LOCATIONS {
+            if at >= MAX_LOCATIONS / 4 {
                 break;
             }
-            let mut end = (at + num_locations).saturating_mul(4);
-            if num_components != 0 {
-                start += component;
-                end = at * 4 + component + num_components;
-            }
-            for c in start..end.min(start.saturating_add(MAX_LOCATIONS)) {
-                if !set.insert(c) {
-                    return Err(self.conflict(ep, is_output, c / 4, c % 4));
-                }
-            }
+            self.claim(set, (ep, is_output), at, component, num_locations, num_components)?;
         }
         Ok(())
     }
@@ -233,17 +223,32 @@ impl Ctx<'_> {
                     }
                 }
             } else {
-                let mut start = location * 4;
-                let mut end = location.saturating_add(num_locations).saturating_mul(4);
-                if num_components != 0 {
-                    start += component;
-                    end = location * 4 + component + num_components;
-                }
-                for l in start..end.min(start.saturating_add(MAX_LOCATIONS)) {
-                    if !locations.insert(l) {
-                        return Err(self.conflict(ep, is_output, l / 4, l % 4));
-                    }
-                }
+                self.claim(locations, (ep, is_output), location, component, num_locations, num_components)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the components a value uses from `location` (all four of each
+    /// location, or `num_components` from `component` when it counts them).
+    fn claim(
+        &self,
+        set: &mut FxHashSet<u32>,
+        (ep, is_output): (usize, bool),
+        location: u32,
+        component: u32,
+        num_locations: u32,
+        num_components: u32,
+    ) -> Result<(), Failure> {
+        let mut start = location * 4;
+        let mut end = location.saturating_add(num_locations).saturating_mul(4);
+        if num_components != 0 {
+            start += component;
+            end = location * 4 + component + num_components;
+        }
+        for c in start..end.min(start.saturating_add(MAX_LOCATIONS)) {
+            if !set.insert(c) {
+                return Err(self.conflict(ep, is_output, c / 4, c % 4));
             }
         }
         Ok(())

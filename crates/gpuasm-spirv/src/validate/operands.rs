@@ -803,14 +803,7 @@ impl Checker<'_, '_> {
         if m.def_opcode(m.def_word(pointer, 3).unwrap_or(0)) != Some(op::OpTypeRayQueryKHR) {
             return Some("Ray Query must be a pointer to OpTypeRayQueryKHR");
         }
-        let numeric = |t: u32, base: u16, count: u32| {
-            shape(m, t).is_some_and(|s| {
-                s.base == base
-                    && s.width == 32
-                    && s.count == count
-                    && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
-            })
-        };
+        let numeric = |t: u32, base: u16, count: u32| numeric32(m, t, base, count);
         let int32 = |t: u32| numeric(t, op::OpTypeInt, 1);
         let f32 = |t: u32| numeric(t, op::OpTypeFloat, 1);
         let f32x = |t: u32, n: u32| numeric(t, op::OpTypeFloat, n);
@@ -884,14 +877,7 @@ impl Checker<'_, '_> {
     fn ray_tracing(&self) -> Option<&'static str> {
         let m = self.m;
         let inst = &m.insts[self.i];
-        let numeric = |t: u32, base: u16, count: u32| {
-            shape(m, t).is_some_and(|s| {
-                s.base == base
-                    && s.width == 32
-                    && s.count == count
-                    && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
-            })
-        };
+        let numeric = |t: u32, base: u16, count: u32| numeric32(m, t, base, count);
         let int32 = |k: usize| numeric(self.operand_type(k), op::OpTypeInt, 1);
         let uint32 = |k: usize| int32(k) && m.def_word(self.operand_type(k), 3) == Some(0);
         let f32 = |k: usize| numeric(self.operand_type(k), op::OpTypeFloat, 1);
@@ -983,15 +969,23 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// The result type if it is an integer scalar or vector; else reports
+    /// it as spirv-val does.
+    fn int_result(&self, rep: &mut Report) -> Option<Shape> {
+        let r = shape(self.m, self.m.insts[self.i].result_type).filter(|s| s.base == op::OpTypeInt);
+        if r.is_none() {
+            self.fail(rep, format!("Expected int scalar or vector type as Result Type: {}", self.name()));
+        }
+        r
+    }
+
     /// OpBitwiseAnd/Or/Xor and OpNot: integer operands of the result's
     /// dimension and width.
     fn bitwise(&self, rep: &mut Report) {
         let m = self.m;
         let name = self.name();
         let int = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt);
-        let Some(r) = int(m.insts[self.i].result_type) else {
-            return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
-        };
+        let Some(r) = self.int_result(rep) else { return };
         for k in self.value_operands() {
             let message = match int(self.operand_type(k)) {
                 None => "Expected int scalar or vector as operand",
@@ -1009,9 +1003,7 @@ impl Checker<'_, '_> {
         let m = self.m;
         let name = self.name();
         let int = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt);
-        let Some(r) = int(m.insts[self.i].result_type) else {
-            return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
-        };
+        let Some(r) = self.int_result(rep) else { return };
         let Some(base) = int(self.operand_type(2)) else {
             return self.fail(rep, format!("Expected Base to be int scalar or vector: {name}"));
         };
@@ -1210,6 +1202,13 @@ impl Checker<'_, '_> {
             );
         }
     }
+}
+
+/// A 32-bit scalar (`count` 1) or vector of `count` components of `base`.
+fn numeric32(m: &Module, t: u32, base: u16, count: u32) -> bool {
+    shape(m, t).is_some_and(|s| {
+        s.base == base && s.width == 32 && s.count == count && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
+    })
 }
 
 fn same_type_group_op(name: &str) -> bool {
