@@ -311,14 +311,23 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
-    // Where each block-defined id lives: (function, block).
+    // Where each block-defined id lives: (function, block); and the
+    // function of each parameter and block label, which no other function
+    // may use.
     let mut home: FxHashMap<u32, (usize, usize)> = FxHashMap::default();
+    let mut outside_blocks: FxHashMap<u32, usize> = FxHashMap::default();
     for (f, func) in functions.iter().enumerate() {
-        for (b, (_, range)) in func.blocks.iter().enumerate() {
+        for (b, (label, range)) in func.blocks.iter().enumerate() {
+            outside_blocks.insert(*label, f);
             for i in range.clone().skip(1) {
                 if m.insts[i].result_id != 0 {
                     home.insert(m.insts[i].result_id, (f, b));
                 }
+            }
+        }
+        for i in func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start) {
+            if m.insts[i].opcode() == op::OpFunctionParameter {
+                outside_blocks.insert(m.insts[i].result_id, f);
             }
         }
     }
@@ -335,6 +344,18 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 let phi = inst.opcode() == op::OpPhi;
                 let ids: Vec<(usize, u32)> = m.id_operands(i).collect();
                 for (k, id) in ids {
+                    if let Some(&df) = outside_blocks.get(&id).filter(|&&df| df != f) {
+                        let (name, user) = (r.id(id), r.id(m.insts[func.def].result_id));
+                        let owner = r.id(m.insts[functions[df].def].result_id);
+                        r.error(
+                            ErrorKind::Dominance,
+                            functions[df].def,
+                            format!(
+                                "ID {name} used in function {user} is used outside of it's defining function {owner}"
+                            ),
+                        );
+                        return;
+                    }
                     let Some(&(df, db)) = home.get(&id) else { continue };
                     if df != f {
                         let name = r.id(id);
