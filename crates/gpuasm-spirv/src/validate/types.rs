@@ -334,6 +334,18 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 );
             }
         }
+        op::OpDecorate
+            if m.word(i, 1) == decoration::FPRoundingMode
+                && m.declared_capabilities.contains(&capability::Shader)
+                && m.def_opcode(m.word(i, 0)).is_some_and(|o| o != op::OpFConvert) =>
+        {
+            r.error(
+                ErrorKind::Decoration,
+                i,
+                "FPRoundingMode decoration can be applied only to a width-only conversion instruction for \
+                 floating-point object.",
+            );
+        }
         op::OpDecorate => check_decoration_target(m, r, i, vulkan),
         op::OpConstant | op::OpSpecConstant | op::OpConstantNull | op::OpConstantTrue | op::OpConstantFalse
             if super::small_types::limited_use(m, inst.result_type) =>
