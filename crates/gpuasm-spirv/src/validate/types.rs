@@ -673,16 +673,41 @@ fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
 
 /// An OpVariable initializer is a constant or a module-scope variable of
 /// the variable's data type (`{init}` stands for its name).
-fn initializer_problem(m: &Module, i: usize) -> Option<&'static str> {
+fn initializer_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let init = m.def(m.word(i, 3));
     let module_scope_var = init.is_some_and(|d| d.opcode() == op::OpVariable)
         && m.def_index(m.word(i, 3)).is_some_and(|k| m.word(k, 2) != storage_class::Function);
     let constant = init.is_some_and(|d| super::module::is_constant(d.opcode()));
     if !(constant || module_scope_var) {
-        return Some("Variable Initializer <id> {init} is not a constant or module-scope variable.");
+        let t = r.id(m.word(i, 3));
+        return Some(format!("Variable Initializer <id> {t} is not a constant or module-scope variable."));
     }
     let data = m.def_word(m.insts[i].result_type, 3)?;
-    (init.map_or(0, |d| d.result_type) != data).then_some("Initializer type must match the data type")
+    (init.map_or(0, |d| d.result_type) != data).then(|| "Initializer type must match the data type".into())
+}
+
+/// What spirv-val finds wrong with variable `i` before its storage class
+/// and function: the initializer, then in Vulkan what its storage class
+/// may hold.
+fn variable_problem(m: &Module, r: &mut Report, i: usize, vulkan: bool) -> Option<String> {
+    if m.operands(i).len() > 3 {
+        if let Some(message) = initializer_problem(m, r, i) {
+            return Some(message);
+        }
+    }
+    if !vulkan {
+        return None;
+    }
+    let t = r.id(m.insts[i].result_id);
+    if let Some((class, vuid)) = buffer_class_problem(m, i) {
+        return Some(format!("{vuid} {class} OpVariable <id> {t} has illegal type."));
+    }
+    if let Some(message) = runtime_array_problem(m, i, &t) {
+        return Some(message);
+    }
+    (m.word(i, 2) == storage_class::UniformConstant && !opaque_handle(m, i)).then(|| {
+        format!("[VUID-StandaloneSpirv-UniformConstant-04655] UniformConstant OpVariable <id> {t} has illegal type.")
+    })
 }
 
 /// Vulkan buffer variables hold structs: Uniform and StorageBuffer ones a
@@ -854,43 +879,24 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                 "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
                  OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects",
             ),
-            op::OpVariable if m.operands(i).len() > 3 && initializer_problem(m, i).is_some() => {
-                let message = initializer_problem(m, i).unwrap_or_default();
-                let t = r.id(m.word(i, 3));
-                r.error(ErrorKind::OperandType, i, message.replace("{init}", &t));
-            }
-            op::OpVariable if vulkan && buffer_class_problem(m, i).is_some() => {
-                let (class, vuid) = buffer_class_problem(m, i).unwrap_or_default();
-                let t = r.id(m.insts[i].result_id);
-                r.error(ErrorKind::OperandType, i, format!("{vuid} {class} OpVariable <id> {t} has illegal type."));
-            }
-            op::OpVariable if vulkan && runtime_array_problem(m, i, "").is_some() => {
-                let name = r.id(m.insts[i].result_id);
-                let message = runtime_array_problem(m, i, &name).unwrap_or_default();
-                r.error(ErrorKind::OperandType, i, message);
-            }
-            op::OpVariable if vulkan && m.word(i, 2) == storage_class::UniformConstant && !opaque_handle(m, i) => {
-                let t = r.id(m.insts[i].result_id);
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    format!("[VUID-StandaloneSpirv-UniformConstant-04655] UniformConstant OpVariable <id> {t} has illegal type."),
-                );
-            }
-            op::OpVariable if pointer(m, m.insts[i].result_type).is_some() => {
-                let function_class = m.word(i, 2) == storage_class::Function;
-                if function_class && !in_function {
-                    r.error(
-                        ErrorKind::OperandType,
-                        i,
-                        "Variables can not have a function[7] storage class outside of a function",
-                    );
-                } else if !function_class && in_function {
-                    r.error(
-                        ErrorKind::OperandType,
-                        i,
-                        "Variables must have a function[7] storage class inside of a function",
-                    );
+            op::OpVariable => {
+                if let Some(message) = variable_problem(m, r, i, vulkan) {
+                    r.error(ErrorKind::OperandType, i, message);
+                } else if pointer(m, m.insts[i].result_type).is_some() {
+                    let function_class = m.word(i, 2) == storage_class::Function;
+                    if function_class && !in_function {
+                        r.error(
+                            ErrorKind::OperandType,
+                            i,
+                            "Variables can not have a function[7] storage class outside of a function",
+                        );
+                    } else if !function_class && in_function {
+                        r.error(
+                            ErrorKind::OperandType,
+                            i,
+                            "Variables must have a function[7] storage class inside of a function",
+                        );
+                    }
                 }
             }
             _ => {}
