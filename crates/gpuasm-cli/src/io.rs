@@ -1,7 +1,7 @@
 //! Reading inputs and writing outputs atomically.
 
 use anyhow::{Context, Result};
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// A whole input, read into memory or mapped.
@@ -100,17 +100,30 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> s
 
 /// [`write_atomically`] with a file `fill` may also seek in. When `fill`
 /// returns false the file is discarded and `path` left as it was.
+///
+/// Only a regular file (or a path that does not exist yet) is replaced by a
+/// rename. Anything else, `/dev/null`, `/dev/stdout`, a FIFO, is written in
+/// place once the output is complete, as `spirv-as -o /dev/null` does: a
+/// rename would put a regular file where the device was. A symbolic link to
+/// a regular file stays a link; its target is what gets replaced.
 pub fn write_atomically_file(
     path: &Path,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<bool>,
 ) -> Result<bool> {
-    let dir = match path.parent() {
+    let target = match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => return write_in_place(path, fill),
+        Ok(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            std::fs::canonicalize(path).with_context(|| format!("cannot resolve {}", path.display()))?
+        }
+        _ => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     // Mode 0666 before the umask, as for a file created by `open`; an
     // existing file keeps its own permissions.
-    let permissions = match std::fs::metadata(path) {
+    let permissions = match std::fs::metadata(&target) {
         Ok(m) => m.permissions(),
         Err(_) => default_permissions(),
     };
@@ -123,7 +136,22 @@ pub fn write_atomically_file(
     }
     // The rename is atomic for readers; no fsync (spirv-as/dis do not
     // either, and it would dominate the run time).
-    tmp.persist(path).with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(&target).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(true)
+}
+
+/// Fills an unnamed temporary file, then copies it into `path` (a device,
+/// FIFO or the like), so that a failed run still writes nothing.
+fn write_in_place(path: &Path, fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<bool>) -> Result<bool> {
+    let context = || format!("cannot write {}", path.display());
+    let mut tmp = tempfile::tempfile().context("cannot create a temporary file")?;
+    if !fill(&mut tmp).with_context(context)? {
+        return Ok(false);
+    }
+    tmp.seek(SeekFrom::Start(0)).with_context(context)?;
+    let mut out = std::fs::OpenOptions::new().write(true).truncate(true).open(path).with_context(context)?;
+    std::io::copy(&mut tmp, &mut out).with_context(context)?;
+    out.flush().with_context(context)?;
     Ok(true)
 }
 

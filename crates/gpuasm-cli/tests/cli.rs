@@ -153,6 +153,43 @@ fn as_errors_point_at_the_token_and_keep_old_output() {
     assert_eq!(std::fs::read(&target).unwrap(), b"keep me");
 }
 
+/// `-o` into something that is not a regular file writes into it rather
+/// than renaming a regular file over it (which, as root, would replace
+/// `/dev/null` for the whole machine); a symbolic link stays a link.
+#[cfg(unix)]
+#[test]
+fn outputs_that_are_not_regular_files_are_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("a.spvasm");
+    std::fs::write(&src, "OpCapability Shader\nOpMemoryModel Logical GLSL450\n").unwrap();
+    let want = {
+        let out = gpuasm().arg("as").arg(&src).args(["-o", "-"]).output().unwrap();
+        assert!(out.status.success());
+        out.stdout
+    };
+
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let out = gpuasm().arg("as").arg(&src).arg("-o").arg(&fifo).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(reader.join().unwrap(), want);
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO is still a FIFO");
+
+    let real = dir.path().join("real.spvasm");
+    std::fs::write(&real, "old").unwrap();
+    let link = dir.path().join("link.spvasm");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = gpuasm().args(["dis", "--raw-id"]).arg(corpus_module()).arg("-o").arg(&link).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link is still a link");
+    assert!(std::fs::read_to_string(&real).unwrap().starts_with("; SPIR-V\n"));
+}
+
 #[test]
 fn as_stdin_to_stdout_and_target_env() {
     let mut child = gpuasm()
