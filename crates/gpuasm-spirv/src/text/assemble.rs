@@ -632,7 +632,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 format!("invalid id '%{name}': ids are '%' followed by letters, digits and '_'"),
             ));
         };
-        Ok(self.ids.get_scanned(name, pos.index + 1, small))
+        Ok(self.ids.get_scanned(name.as_bytes(), pos.index + 1, small))
     }
 
     fn operand(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {

@@ -143,6 +143,9 @@ pub fn skip_blanks(text: &[u8], mut i: usize) -> usize {
         let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ SPACES;
         if x != 0 {
             i += (x.trailing_zeros() / 8) as usize;
+            if !matches!(text[i], b'\t' | b'\r') {
+                return i;
+            }
             break;
         }
         i += 8;

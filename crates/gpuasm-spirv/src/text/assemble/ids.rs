@@ -117,14 +117,26 @@ impl<'t> Ids<'t> {
     /// The number of the id `name`, which stands at byte `at` of the text.
     pub fn get(&mut self, name: &'t str, at: usize) -> u32 {
         let small = scan_id_name(name, self.numeric_cap).flatten();
-        self.get_scanned(name, at, small)
+        self.get_scanned(name.as_bytes(), at, small)
     }
 
-    /// [`Ids::get`] for a name already scanned by [`scan_id_name`].
-    #[inline]
-    pub fn get_scanned(&mut self, name: &'t str, at: usize, small: Option<usize>) -> u32 {
+    /// [`Ids::get`] for a name already scanned by [`scan_id_name`] (its
+    /// bytes: id characters only).
+    #[inline(always)]
+    pub fn get_scanned(&mut self, name: &[u8], at: usize, small: Option<usize>) -> u32 {
+        // A number seen before: most ids of disassembled text, so no call.
+        if let Some(&id) = small.and_then(|v| self.numeric.get(v)) {
+            if id != 0 && self.preserve.is_empty() {
+                return id;
+            }
+        }
+        self.get_rest(name, at, small)
+    }
+
+    #[inline(never)]
+    fn get_rest(&mut self, name: &[u8], at: usize, small: Option<usize>) -> u32 {
         if !self.preserve.is_empty() {
-            if let Some(n) = literal::parse_c_u32(name) {
+            if let Some(n) = std::str::from_utf8(name).ok().and_then(literal::parse_c_u32) {
                 if self.preserve.contains(&n) {
                     // As spirv-as: `id + 1` wraps for the largest id.
                     self.bound = self.bound.max(n.wrapping_add(1));
@@ -145,7 +157,7 @@ impl<'t> Ids<'t> {
             self.numeric[v] = id;
             return id;
         }
-        let key = NameKey::new(name.as_bytes());
+        let key = NameKey::new(name);
         let want = Slot { a: key.a, meta: Slot::meta(&key), id: 0 };
         let mask = self.slots.len() - 1;
         let mut i = want.hash(self.bits);
@@ -159,7 +171,7 @@ impl<'t> Ids<'t> {
                     return s.id;
                 }
                 let start = self.slot_at[i] as usize;
-                if self.text.as_bytes().get(start..start + name.len()).is_some_and(|t| same_bytes(t, name.as_bytes()))
+                if self.text.as_bytes().get(start..start + name.len()).is_some_and(|t| same_bytes(t, name))
                     && !self.text.as_bytes().get(start + name.len()).is_some_and(|&c| ID_CHAR[c as usize])
                 {
                     return s.id;
