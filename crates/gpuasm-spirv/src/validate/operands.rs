@@ -62,6 +62,7 @@ fn exotic(m: &Module, ty: u32) -> bool {
                 | op::OpTypeVector
                 | op::OpTypeMatrix
                 | op::OpTypeArray
+                | op::OpTypeRuntimeArray
                 | op::OpTypeStruct
                 | op::OpTypePointer
                 | op::OpTypeImage
@@ -1193,13 +1194,15 @@ impl Checker<'_, '_> {
             ty = next;
         }
         if ty != want {
-            self.fail(
-                rep,
-                format!(
-                    "Result type does not match the type that results from indexing into the composite: {}",
-                    self.name()
-                ),
-            );
+            let opcode_name =
+                |t: u32| m.def_opcode(t).and_then(crate::grammar::instruction).map_or("Unknown", |info| info.name);
+            let (wanted, got) = (opcode_name(want), opcode_name(ty));
+            let message = if m.insts[self.i].opcode() == op::OpCompositeInsert {
+                format!("The Object type ({wanted}) does not match the type that results from indexing into the Composite ({got}).")
+            } else {
+                format!("Result type ({wanted}) does not match the type that results from indexing into the composite ({got}).")
+            };
+            self.fail(rep, message);
         }
     }
 }
