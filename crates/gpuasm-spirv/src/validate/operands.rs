@@ -1177,11 +1177,22 @@ impl Checker<'_, '_> {
         for &index in indexes {
             match m.def_opcode(ty) {
                 Some(op::OpTypeStruct | op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray) => {}
-                Some(op::OpTypeFloat | op::OpTypeInt | op::OpTypeBool | op::OpTypePointer) => {
+                // No bound to check: the element type is the second word.
+                Some(
+                    op::OpTypeRuntimeArray
+                    | op::OpTypeNodePayloadArrayAMDX
+                    | op::OpTypeCooperativeMatrixKHR
+                    | op::OpTypeCooperativeMatrixNV,
+                ) => {
+                    let Some(next) = m.def_word(ty, 2) else { return };
+                    ty = next;
+                    continue;
+                }
+                None => return,
+                _ => {
                     return self
                         .fail(rep, "Reached non-composite type while indexes still remain to be traversed.".into());
                 }
-                _ => return,
             }
             // Arrays of specialised length have no bound to check.
             if index >= m.element_count(ty).unwrap_or(u32::MAX) {
