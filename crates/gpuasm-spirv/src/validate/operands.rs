@@ -721,16 +721,29 @@ impl Checker<'_, '_> {
             if k >= m.operands(self.i).len() {
                 break;
             }
-            match spec.name {
-                "Value" if self.operand_type(k) != rt => {
-                    return self.fail(rep, "The type of Value must match the Result type".into());
-                }
-                "Id" if !shape(m, self.operand_type(k))
-                    .is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && m.def_word(s.scalar, 3) == Some(0)) =>
-                {
-                    return self.fail(rep, "Id must be an unsigned integer scalar".into());
-                }
-                _ => {}
+            // spirv-val's names for the lane operand (the grammar now says
+            // "Invocation Id" where it says "Id").
+            let lane = match (info.opcode, spec.name) {
+                (op::OpGroupNonUniformRotateKHR, _) => None,
+                (_, "Invocation Id" | "Id") => Some("Id"),
+                (_, name @ ("Mask" | "Delta" | "Index")) => Some(name),
+                _ => None,
+            };
+            if spec.name == "Value" && self.operand_type(k) != rt {
+                return self.fail(rep, "The type of Value must match the Result type".into());
+            }
+            let Some(lane) = lane else { continue };
+            if !shape(m, self.operand_type(k))
+                .is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && m.def_word(s.scalar, 3) == Some(0))
+            {
+                return self.fail(rep, format!("{lane} must be an unsigned integer scalar"));
+            }
+            // Before 1.5 the lane read by a broadcast is fixed.
+            if matches!(info.opcode, op::OpGroupNonUniformBroadcast | op::OpGroupNonUniformQuadBroadcast)
+                && m.header.version_parts() < (1, 5)
+                && !m.def_opcode(m.word(self.i, k)).is_some_and(super::module::is_constant)
+            {
+                return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
             }
         }
     }
