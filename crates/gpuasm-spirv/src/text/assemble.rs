@@ -17,6 +17,7 @@ use crate::target_env::TargetEnv;
 mod fast;
 mod ids;
 mod known_types;
+mod opcodes;
 use ids::{find_id_use, scan_id_name, Ids};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -240,6 +241,8 @@ struct Assembler<'t, 'o> {
     options: &'o AsmOptions,
     ids: Ids<'t>,
     known: known_types::KnownTypes,
+    /// The shortcut's opcode lookup.
+    opcodes: opcodes::OpcodeCache,
     imports: FxHashMap<u32, Import>,
     /// Results of instructions that failed: later errors about them are
     /// consequences, not new problems.
@@ -271,9 +274,11 @@ impl<'t, 'o> Assembler<'t, 'o> {
         sink: Option<&'o mut dyn std::io::Write>,
     ) -> Self {
         let capacity = if sink.is_some() { STREAM_CHUNK_WORDS + 0x1_0000 } else { 5 + text.len() / 10 };
+        let version = options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text));
         Assembler {
             text,
-            version: options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text)),
+            version,
+            opcodes: opcodes::OpcodeCache::new(version),
             cur: Cursor::new(text),
             options,
             ids: Ids::new(text, preserve),

@@ -19,7 +19,7 @@
 //! path.
 
 use super::{Assembler, Import, TypeClass, ID_CHAR, STREAM_CHUNK_WORDS};
-use crate::grammar::{self, op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
+use crate::grammar::{op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 use crate::text::cursor::{is_word_end, skip_blanks, skip_space, starts_with_op, Position};
 use crate::text::literal::{self, NumberType};
 
@@ -118,8 +118,8 @@ impl<'t> Assembler<'t, '_> {
         op_start: usize,
         op_end: usize,
     ) -> Option<(usize, bool, &'static InstructionInfo)> {
-        let info = grammar::instruction_by_name(&self.text[op_start..op_end])?;
-        if !shortcut_opcode(info) || !info.available_in(self.version) || info.has_result != result.is_some() {
+        let info = self.opcodes.get(text, op_start, op_end)?;
+        if info.has_result != result.is_some() {
             return None;
         }
         let out_at = self.out.len();
@@ -301,7 +301,7 @@ impl<'t> Assembler<'t, '_> {
 /// Opcodes the shortcut leaves alone: those that change how later
 /// instructions read (imported sets) or whose operands depend on the type
 /// of an earlier value (switch literals).
-fn shortcut_opcode(info: &InstructionInfo) -> bool {
+pub(super) fn shortcut_opcode(info: &InstructionInfo) -> bool {
     !matches!(info.opcode, op::OpExtInstImport | op::OpSwitch)
 }
 
