@@ -99,7 +99,8 @@ type Outcome = std::result::Result<Result<Diagnostics>, Diagnostics>;
 fn stream_to_file(path: &Path, text: &str, options: &AsmOptions) -> Result<Option<Outcome>> {
     let mut outcome = None;
     let mut tried = false;
-    let written = write_atomically_file(path, |file| {
+    // Binary output is about a third of the text's size; half is ample.
+    let written = write_atomically_file(path, text.len() as u64 / 2, |file| {
         tried = true;
         let mut buf = std::io::BufWriter::with_capacity(1 << 16, &mut *file);
         match assemble_to_writer(text, options, &mut buf) {

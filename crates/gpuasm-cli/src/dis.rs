@@ -101,7 +101,9 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
             // reads (the text is never whole in memory).
             let mut outcome = None;
             let mut listed = None;
-            let written = write_atomically_file(path, |file| match dis::disassemble_to(&words, &options, file) {
+            // The listing is about three times the module's size.
+            let hint = 3 * 4 * words.len() as u64;
+            let written = write_atomically_file(path, hint, |file| match dis::disassemble_to(&words, &options, file) {
                 Ok(l) => {
                     listed = Some(l);
                     Ok(true)

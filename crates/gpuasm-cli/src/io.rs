@@ -95,7 +95,7 @@ pub fn write_words(output: &Output, words: &[u32]) -> Result<()> {
 
 /// [`write_atomically`] with the content produced by `fill`.
 pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
-    write_atomically_file(path, |f| fill(f).map(|()| true)).map(|_| ())
+    write_atomically_file(path, 0, |f| fill(f).map(|()| true)).map(|_| ())
 }
 
 /// [`write_atomically`] with a file `fill` may also seek in. When `fill`
@@ -106,8 +106,14 @@ pub fn write_atomically_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> s
 /// place once the output is complete, as `spirv-as -o /dev/null` does: a
 /// rename would put a regular file where the device was. A symbolic link to
 /// a regular file stays a link; its target is what gets replaced.
+///
+/// `size_hint`, about how many bytes will be written (0: unknown), reserves
+/// the space first: on ext4, renaming over an existing file otherwise makes
+/// the rename itself allocate and start writing back every block, which
+/// took longer than writing them.
 pub fn write_atomically_file(
     path: &Path,
+    size_hint: u64,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<bool>,
 ) -> Result<bool> {
     let target = match std::fs::metadata(path) {
@@ -131,13 +137,33 @@ pub fn write_atomically_file(
         .permissions(permissions)
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    let reserved = reserve(tmp.as_file(), size_hint);
     if !fill(tmp.as_file_mut()).with_context(|| format!("cannot write {}", path.display()))? {
         return Ok(false);
+    }
+    if reserved {
+        // Gives back what was reserved past the end.
+        let file = tmp.as_file();
+        file.metadata()
+            .and_then(|m| file.set_len(m.len()))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     // The rename is atomic for readers; no fsync (spirv-as/dis do not
     // either, and it would dominate the run time).
     tmp.persist(&target).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(true)
+}
+
+/// Reserves `len` bytes of disk for `file` without changing its size; a
+/// hint only, so failure (no such call, no space) is ignored.
+#[cfg(target_os = "linux")]
+fn reserve(file: &std::fs::File, len: u64) -> bool {
+    len > 0 && rustix::fs::fallocate(file, rustix::fs::FallocateFlags::KEEP_SIZE, 0, len).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reserve(_: &std::fs::File, _: u64) -> bool {
+    false
 }
 
 /// Fills an unnamed temporary file, then copies it into `path` (a device,
