@@ -473,7 +473,9 @@ impl Checker<'_, '_> {
             | op::OpAtomicUMax
             | op::OpAtomicAnd
             | op::OpAtomicOr
-            | op::OpAtomicXor => {
+            | op::OpAtomicXor
+            | op::OpAtomicCompareExchange
+            | op::OpAtomicCompareExchangeWeak => {
                 if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) {
                     return self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
                 }
@@ -496,9 +498,17 @@ impl Checker<'_, '_> {
                     Some(op::OpTypeUntypedPointerKHR) => {}
                     _ => return self.fail(rep, format!("{name}: expected Pointer to be a pointer type")),
                 }
-                let has_value = !matches!(opc, op::OpAtomicIIncrement | op::OpAtomicIDecrement);
-                if has_value && m.operands(self.i).len() > 5 && self.operand_type(5) != rt {
+                // Value (and Comparator) follow the scope and the semantics.
+                let (value, comparator) = match opc {
+                    op::OpAtomicIIncrement | op::OpAtomicIDecrement => (None, None),
+                    op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak => (Some(6), Some(7)),
+                    _ => (Some(5), None),
+                };
+                let operands = m.operands(self.i).len();
+                if value.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
                     self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
+                } else if comparator.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
+                    self.fail(rep, format!("{name}: expected Comparator to be of type Result Type"));
                 }
             }
             op::OpCompositeInsert => {
@@ -748,8 +758,7 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// OpImageGather and OpImageDrefGather, in spirv-val's order and words
-    /// (the Dref rules excepted).
+    /// OpImageGather and OpImageDrefGather, in spirv-val's order and words.
     fn gather(&self, rep: &mut Report) {
         let m = self.m;
         let rt = m.insts[self.i].result_type;
@@ -793,7 +802,13 @@ impl Checker<'_, '_> {
                 ),
             );
         }
-        if !dref && !is_int32(m, self.operand_type(4)) {
+        if dref {
+            if !shape(m, self.operand_type(4))
+                .is_some_and(|s| s.base == op::OpTypeFloat && s.count == 1 && s.width == 32)
+            {
+                self.fail(rep, "Expected Dref to be of 32-bit float type".into());
+            }
+        } else if !is_int32(m, self.operand_type(4)) {
             self.fail(rep, "Expected Component to be 32-bit int scalar".into());
         }
     }
