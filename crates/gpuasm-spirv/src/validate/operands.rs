@@ -353,6 +353,11 @@ impl Checker<'_, '_> {
                 };
                 self.conversion(rep, out, input, false);
             }
+            op::OpConvertPtrToU | op::OpConvertUToPtr => {
+                if let Some(message) = self.pointer_int_conversion() {
+                    self.fail(rep, format!("{message}: {name}"));
+                }
+            }
             op::OpUConvert | op::OpSConvert => self.conversion(rep, op::OpTypeInt, op::OpTypeInt, true),
             op::OpFConvert => self.conversion(rep, op::OpTypeFloat, op::OpTypeFloat, true),
             _ if inst.info.class == "Relational_and_Logical" => self.relational(rep),
@@ -755,6 +760,43 @@ impl Checker<'_, '_> {
             {
                 return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
             }
+        }
+    }
+
+    /// OpConvertPtrToU's and OpConvertUToPtr's rules, in spirv-val's order.
+    fn pointer_int_conversion(&self) -> Option<&'static str> {
+        use crate::grammar::{addressing_model, storage_class};
+        let m = self.m;
+        let rt = m.insts[self.i].result_type;
+        let input = self.operand_type(2);
+        let is_pointer = |t: u32| matches!(m.def_opcode(t), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
+        let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
+        let pointer = if m.insts[self.i].opcode() == op::OpConvertPtrToU {
+            if !(int_scalar(rt) && m.def_word(rt, 3) == Some(0)) {
+                return Some("Expected unsigned int scalar type as Result Type");
+            }
+            if !is_pointer(input) {
+                return Some("Expected input to be a pointer");
+            }
+            input
+        } else {
+            if !is_pointer(rt) {
+                return Some("Expected Result Type to be a pointer");
+            }
+            if !int_scalar(input) {
+                return Some("Expected int scalar as input");
+            }
+            rt
+        };
+        let model = m.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| m.word(i, 0));
+        match model {
+            Some(addressing_model::Logical) => Some("Logical addressing not supported"),
+            Some(addressing_model::PhysicalStorageBuffer64)
+                if m.def_word(pointer, 2) != Some(storage_class::PhysicalStorageBuffer) =>
+            {
+                Some("Pointer storage class must be PhysicalStorageBuffer")
+            }
+            _ => None,
         }
     }
 
