@@ -553,6 +553,15 @@ impl Checker<'_, '_> {
                     self.fail(rep, message.into());
                 }
             }
+            op::OpGroupNonUniformBallotFindLSB
+            | op::OpGroupNonUniformBallotFindMSB
+            | op::OpGroupNonUniformInverseBallot
+            | op::OpGroupNonUniformBallotBitExtract
+            | op::OpGroupNonUniformBallotBitCount => {
+                if let Some(message) = self.ballot() {
+                    self.fail(rep, message.into());
+                }
+            }
             op::OpGroupNonUniformAllEqual => {
                 if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1) {
                     self.fail(rep, "Result must be a boolean scalar type".into());
@@ -759,6 +768,52 @@ impl Checker<'_, '_> {
                 && !m.def_opcode(m.word(self.i, k)).is_some_and(super::module::is_constant)
             {
                 return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
+            }
+        }
+    }
+
+    /// The instructions reading a ballot (a 4-component unsigned vector).
+    fn ballot(&self) -> Option<&'static str> {
+        let m = self.m;
+        let opc = m.insts[self.i].opcode();
+        let rt = m.insts[self.i].result_type;
+        let unsigned = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt && m.def_word(s.scalar, 3) == Some(0));
+        let uint_scalar = |t: u32| unsigned(t).is_some_and(|s| s.count == 1);
+        let ballot = |t: u32| unsigned(t).is_some_and(|s| s.count == 4 && m.def_opcode(t) == Some(op::OpTypeVector));
+        let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
+        const VALUE: &str = "Value must be a 4-component unsigned integer vector";
+        match opc {
+            op::OpGroupNonUniformBallotBitCount => {
+                if !uint_scalar(rt) {
+                    return Some("Expected Result Type to be an unsigned integer type scalar.");
+                }
+                let value = self.operand_type(4);
+                if !shape(m, value).is_some_and(|s| {
+                    s.base == op::OpTypeInt && s.count == 4 && m.def_opcode(value) == Some(op::OpTypeVector)
+                }) {
+                    return Some("Expected Value to be a vector of four components of integer type scalar");
+                }
+                None
+            }
+            op::OpGroupNonUniformBallotFindLSB | op::OpGroupNonUniformBallotFindMSB => {
+                if !uint_scalar(rt) {
+                    Some("Result must be an unsigned integer scalar")
+                } else if !ballot(self.operand_type(3)) {
+                    Some(VALUE)
+                } else {
+                    None
+                }
+            }
+            _ => {
+                if !bool_scalar(rt) {
+                    Some("Result must be a boolean scalar")
+                } else if !ballot(self.operand_type(3)) {
+                    Some(VALUE)
+                } else if opc == op::OpGroupNonUniformBallotBitExtract && !uint_scalar(self.operand_type(4)) {
+                    Some("Id must be an unsigned integer scalar")
+                } else {
+                    None
+                }
             }
         }
     }
