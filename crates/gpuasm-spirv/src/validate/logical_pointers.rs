@@ -3,12 +3,15 @@
 //! a pointer that is not a PhysicalStorageBuffer one; some only as variable
 //! pointers, in the storage classes their capability allows.
 //!
-//! Not yet: which instructions may take such pointers as operands, and the
-//! variable-pointer rules (same buffer, no matrices, no Block arrays).
+//! Likewise only certain instructions with a result may take such a pointer
+//! as an operand.
+//!
+//! Not yet: the variable-pointer rules (same buffer, no matrices, no Block
+//! arrays).
 
 use super::module::Module;
 use super::{ErrorKind, Report};
-use crate::grammar::{addressing_model, capability, op, storage_class};
+use crate::grammar::{addressing_model, capability, op, storage_class, OperandKind};
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let Some(model) = m.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| m.word(i, 0)) else {
@@ -18,7 +21,17 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         return;
     }
     let caps = super::capabilities::with_implied(m);
+    let variable_pointers = |class: u32| {
+        (caps.contains(&capability::VariablePointersStorageBuffer) && class == storage_class::StorageBuffer)
+            || (caps.contains(&capability::VariablePointers) && class == storage_class::Workgroup)
+    };
     for i in 0..m.insts.len() {
+        if let Some(message) = operand_problem(m, i, &variable_pointers) {
+            r.error(ErrorKind::OperandType, i, message);
+            if r.full() {
+                return;
+            }
+        }
         let inst = &m.insts[i];
         let ty = inst.result_type;
         if ty == 0 || !matches!(m.def_opcode(ty), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR)) {
@@ -49,10 +62,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             | op::OpConstantNull
             | op::OpFunction
             | op::OpUntypedPtrAccessChainKHR => {
-                let allowed = (caps.contains(&capability::VariablePointersStorageBuffer)
-                    && class == storage_class::StorageBuffer)
-                    || (caps.contains(&capability::VariablePointers) && class == storage_class::Workgroup);
-                if allowed {
+                if variable_pointers(class) {
                     continue;
                 }
                 "Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes \
@@ -65,4 +75,94 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             return;
         }
     }
+}
+
+/// The storage class of the first operand (an `IdRef`) of instruction `i`
+/// that is a logical pointer, if any.
+fn logical_pointer_operand(m: &Module, i: usize) -> Option<u32> {
+    m.operands(i).iter().enumerate().filter(|(_, o)| o.kind == OperandKind::IdRef).find_map(|(k, _)| {
+        let ty = m.type_of(m.word(i, k));
+        if ty == 0 || !matches!(m.def_opcode(ty), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR)) {
+            return None;
+        }
+        let class = m.def_word(ty, 2).unwrap_or(0);
+        (class != storage_class::PhysicalStorageBuffer).then_some(class)
+    })
+}
+
+/// spirv-val's rule for logical pointer operands of instructions with a
+/// result type.
+fn operand_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool) -> Option<&'static str> {
+    let inst = &m.insts[i];
+    if inst.result_type == 0 {
+        return None;
+    }
+    let class = logical_pointer_operand(m, i)?;
+    let opcode = inst.opcode();
+    if takes_logical_pointers(opcode) || inst.info.class == "Atomic" || inst.info.name.starts_with("OpRayQuery") {
+        return None;
+    }
+    if matches!(
+        opcode,
+        op::OpReturnValue
+            | op::OpPtrAccessChain
+            | op::OpPtrEqual
+            | op::OpPtrNotEqual
+            | op::OpPtrDiff
+            | op::OpSelect
+            | op::OpPhi
+            | op::OpVariable
+            | op::OpUntypedPtrAccessChainKHR
+    ) {
+        return (!variable_pointers(class)).then_some(
+            "Instruction may only have a logical pointer operand in the StorageBuffer or Workgroup storage classes \
+             with appropriate variable pointers capability",
+        );
+    }
+    Some("Instruction may not have a logical pointer operand")
+}
+
+/// Instructions with a result that may take logical pointer operands
+/// without a variable pointers capability (ray queries and atomics aside).
+fn takes_logical_pointers(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::OpLoad
+            | op::OpStore
+            | op::OpAccessChain
+            | op::OpInBoundsAccessChain
+            | op::OpFunctionCall
+            | op::OpImageTexelPointer
+            | op::OpCopyMemory
+            | op::OpCopyObject
+            | op::OpArrayLength
+            | op::OpExtInst
+            | op::OpDecorate
+            | op::OpDecorateId
+            | op::OpEntryPoint
+            | op::OpUntypedArrayLengthKHR
+            | op::OpUntypedAccessChainKHR
+            | op::OpUntypedInBoundsAccessChainKHR
+            | op::OpCopyMemorySized
+            | op::OpCooperativeMatrixLoadKHR
+            | op::OpCooperativeMatrixLoadNV
+            | op::OpCooperativeMatrixStoreKHR
+            | op::OpCooperativeMatrixStoreNV
+            | op::OpReorderThreadWithHitObjectNV
+            | op::OpRawAccessChainNV
+            | op::OpCooperativeMatrixLoadTensorNV
+            | op::OpCooperativeMatrixStoreTensorNV
+            | op::OpCooperativeVectorLoadNV
+            | op::OpCooperativeVectorStoreNV
+            | op::OpCooperativeVectorMatrixMulNV
+            | op::OpCooperativeVectorMatrixMulAddNV
+            | op::OpCooperativeVectorOuterProductAccumulateNV
+            | op::OpCooperativeVectorReduceSumAccumulateNV
+    ) || hit_object(opcode)
+}
+
+/// The SPV_NV_shader_invocation_reorder instructions spirv-val lets take
+/// logical pointers (the hit object is one).
+fn hit_object(opcode: u16) -> bool {
+    crate::grammar::instruction(opcode).is_some_and(|i| i.name.starts_with("OpHitObject") && i.name.ends_with("NV"))
 }

@@ -353,6 +353,17 @@ impl Checker<'_, '_> {
                 };
                 self.conversion(rep, out, input, false);
             }
+            op::OpPtrEqual | op::OpPtrNotEqual | op::OpPtrDiff
+                if m.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| m.word(i, 0))
+                    == Some(crate::grammar::addressing_model::Logical)
+                    && !self.caps.contains(&capability::VariablePointersStorageBuffer)
+                    && !self.caps.contains(&capability::VariablePointers) =>
+            {
+                self.fail(
+                    rep,
+                    "Instruction on logical pointers cannot be used without a variable pointers capability".into(),
+                );
+            }
             op::OpConvertPtrToU | op::OpConvertUToPtr => {
                 if let Some(message) = self.pointer_int_conversion() {
                     self.fail(rep, format!("{message}: {name}"));
