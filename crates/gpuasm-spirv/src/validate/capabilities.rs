@@ -336,6 +336,23 @@ const EXTENSION_VERSIONS: &[(&str, Version)] = &[
 
 pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
     let d = declared(m, options);
+    if d.module_version < crate::grammar::Version(1, 6)
+        && !declared_extensions(m).contains(&b"SPV_KHR_non_semantic_info"[..])
+    {
+        let non_semantic = (0..m.insts.len()).find(|&i| {
+            m.insts[i].opcode() == op::OpExtInstImport
+                && literal_string_bytes(&m.words[m.insts[i].offset + 2..]).starts_with(b"NonSemantic.")
+        });
+        if let Some(i) = non_semantic {
+            r.error(
+                ErrorKind::Capability,
+                i,
+                "NonSemantic extended instruction sets cannot be declared without SPV_KHR_non_semantic_info. \
+                 (This can also be fixed having SPIR-V 1.6 or later)"
+                    .to_string(),
+            );
+        }
+    }
     for i in 0..m.insts.len() {
         if m.insts[i].opcode() != op::OpExtension {
             continue;
