@@ -451,8 +451,16 @@ impl Checker<'_, '_> {
             op::OpSampledImage if m.def_opcode(self.operand_type(3)) != Some(op::OpTypeSampler) => {
                 self.fail(rep, "Expected Sampler to be of type OpTypeSampler".into());
             }
-            op::OpAtomicExchange if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) => {
-                self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
+            op::OpAtomicExchange => {
+                if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) {
+                    return self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
+                }
+                if shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
+                    && !m.declared_capabilities.contains(&crate::grammar::capability::Int64Atomics)
+                {
+                    return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
+                }
+                self.atomic_operands(rep, Some(5), None);
             }
             op::OpAtomicStore
                 if shape(m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
@@ -500,32 +508,13 @@ impl Checker<'_, '_> {
                 {
                     return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
                 }
-                let pointer = self.operand_type(2);
-                match m.def_opcode(pointer) {
-                    Some(op::OpTypePointer) => {
-                        if m.def_word(pointer, 3) != Some(rt) {
-                            return self.fail(
-                                rep,
-                                format!("{name}: expected Pointer to point to a value of type Result Type"),
-                            );
-                        }
-                    }
-                    // Untyped pointers carry no pointee to compare.
-                    Some(op::OpTypeUntypedPointerKHR) => {}
-                    _ => return self.fail(rep, format!("{name}: expected Pointer to be a pointer type")),
-                }
                 // Value (and Comparator) follow the scope and the semantics.
                 let (value, comparator) = match opc {
                     op::OpAtomicIIncrement | op::OpAtomicIDecrement => (None, None),
                     op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak => (Some(6), Some(7)),
                     _ => (Some(5), None),
                 };
-                let operands = m.operands(self.i).len();
-                if value.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
-                    self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
-                } else if comparator.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
-                    self.fail(rep, format!("{name}: expected Comparator to be of type Result Type"));
-                }
+                self.atomic_operands(rep, value, comparator);
             }
             op::OpCompositeInsert => {
                 let composite = self.operand_type(3);
@@ -780,6 +769,31 @@ impl Checker<'_, '_> {
             {
                 return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
             }
+        }
+    }
+
+    /// An atomic's Pointer, then its Value and Comparator operands (at
+    /// those indexes), against its Result Type, in spirv-val's words.
+    fn atomic_operands(&self, rep: &mut Report, value: Option<usize>, comparator: Option<usize>) {
+        let m = self.m;
+        let name = self.name();
+        let rt = m.insts[self.i].result_type;
+        let pointer = self.operand_type(2);
+        match m.def_opcode(pointer) {
+            Some(op::OpTypePointer) => {
+                if m.def_word(pointer, 3) != Some(rt) {
+                    return self.fail(rep, format!("{name}: expected Pointer to point to a value of type Result Type"));
+                }
+            }
+            // Untyped pointers carry no pointee to compare.
+            Some(op::OpTypeUntypedPointerKHR) => {}
+            _ => return self.fail(rep, format!("{name}: expected Pointer to be a pointer type")),
+        }
+        let operands = m.operands(self.i).len();
+        if value.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
+            self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
+        } else if comparator.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
+            self.fail(rep, format!("{name}: expected Comparator to be of type Result Type"));
         }
     }
 
