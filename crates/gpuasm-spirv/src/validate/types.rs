@@ -450,30 +450,84 @@ fn check_constituents(m: &Module, r: &mut Report, i: usize) {
             return;
         }
     }
-    if !matches!(m.def_opcode(rt), Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray)) {
-        return;
+    let Some(problem) = constituent_problem(m, rt, &parts) else { return };
+    let t = r.id(rt);
+    let message = match problem {
+        Constituents::Count(kind) => match kind {
+            op::OpTypeVector => {
+                format!("{name} Constituent <id> count does not match Result Type <id> {t}s vector component count.")
+            }
+            op::OpTypeMatrix => {
+                format!("{name} Constituent <id> count does not match Result Type <id> {t}s matrix column count.")
+            }
+            op::OpTypeArray => format!("{name} Constituent count does not match Result Type <id> {t}s array length."),
+            _ => format!("{name} Constituent <id> {t} count does not match Result Type <id> {t}s struct member count."),
+        },
+        Constituents::Type(kind, c, detail) => {
+            let ct = r.id(c);
+            match (kind, detail) {
+                (op::OpTypeVector, _) => format!("{name} Constituent <id> {ct}s type does not match Result Type <id> {t}s vector element type."),
+                (op::OpTypeMatrix, Column::Type) => format!("{name} Constituent <id> {ct} type does not match Result Type <id> {t}s matrix column type."),
+                (op::OpTypeMatrix, Column::ComponentType) => format!("{name} Constituent <id> {ct} component type does not match Result Type <id> {t}s matrix column component type."),
+                (op::OpTypeMatrix, Column::ComponentCount) => format!("{name} Constituent <id> {ct} vector component count does not match Result Type <id> {t}s vector component count."),
+                (op::OpTypeArray, _) => format!("{name} Constituent <id> {ct}s type does not match Result Type <id> {t}s array element type."),
+                _ => format!("{name} Constituent <id> {ct} type does not match the Result Type <id> {t}s member type."),
+            }
+        }
+    };
+    r.error(ErrorKind::OperandType, i, message);
+}
+
+enum Column {
+    Type,
+    ComponentType,
+    ComponentCount,
+}
+
+enum Constituents {
+    /// The composite's opcode.
+    Count(u16),
+    /// The composite's opcode, the constituent, and for a matrix what of
+    /// its column differs.
+    Type(u16, u32, Column),
+}
+
+/// What is wrong with `parts` as the constituents of a constant of
+/// composite type `rt`, in spirv-val's order: the count (unknown for an
+/// array of specialised length), then each constituent's type (a matrix
+/// column by opcode, component type and count).
+fn constituent_problem(m: &Module, rt: u32, parts: &[u32]) -> Option<Constituents> {
+    let kind = m.def_opcode(rt)?;
+    if !matches!(kind, op::OpTypeVector | op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray) {
+        return None;
     }
-    let Some(count) = m.element_count(rt) else { return };
-    if count as usize != parts.len() {
-        let t = r.id(rt);
-        r.error(
-            ErrorKind::OperandType,
-            i,
-            format!("{name} Constituent count does not match Result Type <id> {t}'s element count."),
-        );
-        return;
+    if m.element_count(rt).is_some_and(|count| count as usize != parts.len()) {
+        return Some(Constituents::Count(kind));
     }
     for (k, &c) in parts.iter().enumerate() {
-        if m.def(c).is_some() && Some(m.type_of(c)) != m.element_type(rt, k) {
-            let (ct, t) = (r.id(c), r.id(rt));
-            r.error(
-                ErrorKind::OperandType,
-                i,
-                format!("{name} Constituent <id> {ct}s type does not match Result Type <id> {t}s element type."),
-            );
-            return;
+        if m.def(c).is_none() {
+            continue;
+        }
+        let ty = m.type_of(c);
+        let want = if kind == op::OpTypeStruct { m.element_type(rt, k) } else { m.def_word(rt, 2) };
+        let Some(want) = want else { continue };
+        if kind == op::OpTypeMatrix {
+            let detail = if m.def_opcode(ty) != m.def_opcode(want) {
+                Column::Type
+            } else if m.def_word(ty, 2) != m.def_word(want, 2) {
+                Column::ComponentType
+            } else if m.def_word(ty, 3) != m.def_word(want, 3) {
+                Column::ComponentCount
+            } else {
+                continue;
+            };
+            return Some(Constituents::Type(kind, c, detail));
+        }
+        if ty != want {
+            return Some(Constituents::Type(kind, c, Column::Type));
         }
     }
+    None
 }
 
 fn is_bool_or_bool_vector(m: &Module, ty: u32) -> bool {
