@@ -38,6 +38,13 @@ enum Family {
     /// A struct of a float and a 32-bit int of as many components, and X
     /// of the first one's type.
     FrexpStruct,
+    /// A float scalar or vector, X of its type and I a pointer to it.
+    Modf,
+    /// As `Modf`, Exp a pointer to 32-bit ints of as many components.
+    Frexp,
+    /// A float scalar or vector, X of its type, Exp ints of as many
+    /// components.
+    Ldexp,
 }
 
 /// A numeric scalar (`count` 1) or vector type, and how spirv-val names it.
@@ -79,6 +86,9 @@ fn family(name: &str) -> Option<Family> {
         "Length" => Length,
         "ModfStruct" => ModfStruct,
         "FrexpStruct" => FrexpStruct,
+        "Modf" => Modf,
+        "Frexp" => Frexp,
+        "Ldexp" => Ldexp,
         "Distance" => Distance,
         "Cross" => Cross,
         "PackSnorm4x8" | "PackUnorm4x8" => Pack { result: INT32, operand: F32X4 },
@@ -105,14 +115,14 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         let Some(ei) = set.instruction(m.word(i, 3)) else { continue };
         let Some(family) = family(ei.name) else { continue };
-        if let Some(message) = problem(m, i, family, amd_int16) {
+        if let Some(message) = problem(m, i, ei.name, family, amd_int16) {
             r.error(ErrorKind::OperandType, i, format!("GLSL.std.450 {}: {message}", ei.name));
         }
     }
 }
 
 /// The first broken rule of instruction `i`, in spirv-val's order.
-fn problem(m: &Module, i: usize, family: Family, amd_int16: bool) -> Option<String> {
+fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) -> Option<String> {
     let rt = m.insts[i].result_type;
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let float = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat);
@@ -184,6 +194,41 @@ fn problem(m: &Module, i: usize, family: Family, amd_int16: bool) -> Option<Stri
             (operand_type(4) != members[0])
                 .then(|| "expected operand X type to be equal to the first member of Result Type struct".into())
         }
+        Family::Modf | Family::Frexp | Family::Ldexp => {
+            let Some(result) = float(rt) else {
+                return Some("expected Result Type to be a scalar or vector float type".into());
+            };
+            if operand_type(4) != rt {
+                return Some("expected operand X type to be equal to Result Type".into());
+            }
+            let second = operand_type(5);
+            let (name, exp) = match family {
+                Family::Modf => ("I", None),
+                Family::Frexp => ("Exp", None),
+                _ => ("Exp", Some(second)),
+            };
+            // The pointee for Modf and Frexp, the operand itself for Ldexp.
+            let data = match exp {
+                Some(t) => t,
+                None if m.def_opcode(second) == Some(op::OpTypePointer) => m.def_word(second, 3).unwrap_or(0),
+                None => return Some(format!("expected operand {name} to be a pointer")),
+            };
+            if family == Family::Modf {
+                return (data != rt).then(|| "expected operand I data type to be equal to Result Type".into());
+            }
+            let int = shape(m, data).filter(|s| s.base == op::OpTypeInt);
+            let what = if family == Family::Ldexp { "Exp" } else { "Exp data type" };
+            if family == Family::Ldexp {
+                if int.is_none() {
+                    return Some("expected operand Exp to be a 32-bit int scalar or vector type".into());
+                }
+            } else if int.is_none_or(|s| !(s.width == 32 || amd_int16 && s.width == 16)) {
+                let bits = if amd_int16 { "16-bit or 32-bit" } else { "32-bit" };
+                return Some(format!("expected operand Exp data type to be a {bits} int scalar or vector type"));
+            }
+            (int.map(|s| s.count) != Some(result.count))
+                .then(|| format!("expected operand {what} to have the same component number as Result Type"))
+        }
         Family::Pack { result, operand } | Family::Unpack { result, operand } => {
             if !result.holds(shape(m, rt)) {
                 // spirv-val's words: "32-bit int scalar type", "a 32-bit
@@ -196,11 +241,11 @@ fn problem(m: &Module, i: usize, family: Family, amd_int16: bool) -> Option<Stri
             (!operand.holds(shape(m, operand_type(4))))
                 .then(|| format!("expected operand {what} to be a {}", operand.words))
         }
-        _ => simple(m, i, family).map(str::to_string),
+        _ => simple(m, i, name, family).map(str::to_string),
     }
 }
 
-fn simple(m: &Module, i: usize, family: Family) -> Option<&'static str> {
+fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static str> {
     let rt = m.insts[i].result_type;
     let operands = 4..m.operands(i).len();
     let operand_type = |k: usize| m.type_of(m.word(i, k));
@@ -258,6 +303,24 @@ fn simple(m: &Module, i: usize, family: Family) -> Option<&'static str> {
             // StorageClass Input is 1.
             if m.def_word(pointer, 2) != Some(1) {
                 return Some("expected Interpolant storage class to be Input");
+            }
+            // InterpolateAtSample's Sample, InterpolateAtOffset's Offset.
+            if m.operands(i).len() > 5 {
+                let t = shape(m, operand_type(5));
+                if name == "InterpolateAtSample" {
+                    if !t.is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
+                        return Some("expected Sample to be 32-bit integer");
+                    }
+                } else if name == "InterpolateAtOffset"
+                    && !t.is_some_and(|s| {
+                        s.base == op::OpTypeFloat
+                            && s.count == 2
+                            && s.width == 32
+                            && m.def_opcode(operand_type(5)) == Some(op::OpTypeVector)
+                    })
+                {
+                    return Some("expected Offset to be a vector of 2 32-bit floats");
+                }
             }
             None
         }
