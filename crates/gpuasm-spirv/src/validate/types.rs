@@ -261,6 +261,17 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 );
             }
         }
+        op::OpConstant | op::OpSpecConstant if !narrow_literal_ok(m, i) => {
+            r.error(
+                ErrorKind::OperandType,
+                i,
+                format!(
+                    "The high-order bits of a literal number in instruction <id> {} must be 0 for a floating-point \
+                     type, or 0 for an integer type with Signedness of 0, or sign extended when Signedness is 1",
+                    inst.result_id
+                ),
+            );
+        }
         op::OpConstantComposite | op::OpSpecConstantComposite => {
             let composite = matches!(
                 m.def_opcode(inst.result_type),
@@ -528,6 +539,28 @@ fn constituent_problem(m: &Module, rt: u32, parts: &[u32]) -> Option<Constituent
         }
     }
     None
+}
+
+/// Whether the one-word value of a constant of a type narrower than 32 bits
+/// fills its unused high-order bits as spirv-val requires: zeros, or copies
+/// of the sign bit for a signed integer.
+fn narrow_literal_ok(m: &Module, i: usize) -> bool {
+    let ty = m.insts[i].result_type;
+    let width = match m.def_opcode(ty) {
+        Some(op::OpTypeInt | op::OpTypeFloat) => m.def_word(ty, 2).unwrap_or(32),
+        _ => return true,
+    };
+    if width == 0 || width >= 32 || m.operands(i).len() != 3 {
+        return true;
+    }
+    let value = m.word(i, 2);
+    let high = value >> width;
+    let signed = m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 3).is_some_and(|s| s != 0);
+    if signed && value >> (width - 1) & 1 == 1 {
+        high == u32::MAX >> width
+    } else {
+        high == 0
+    }
 }
 
 fn is_bool_or_bool_vector(m: &Module, ty: u32) -> bool {
