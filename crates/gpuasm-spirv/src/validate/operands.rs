@@ -451,6 +451,31 @@ impl Checker<'_, '_> {
             op::OpSampledImage if m.def_opcode(self.operand_type(3)) != Some(op::OpTypeSampler) => {
                 self.fail(rep, "Expected Sampler to be of type OpTypeSampler".into());
             }
+            op::OpAtomicFAddEXT | op::OpAtomicFMinEXT | op::OpAtomicFMaxEXT => {
+                let Some(result) = shape(m, rt).filter(|s| s.base == op::OpTypeFloat) else {
+                    return self.fail(rep, format!("{name}: expected Result Type to be float scalar type"));
+                };
+                // Vectors of halves come with their own capability: not checked.
+                if result.count != 1 {
+                    return;
+                }
+                use crate::grammar::capability as cap;
+                let add = opc == op::OpAtomicFAddEXT;
+                let needed = match (result.width, add) {
+                    (16, true) => (cap::AtomicFloat16AddEXT, "AtomicFloat16AddEXT"),
+                    (32, true) => (cap::AtomicFloat32AddEXT, "AtomicFloat32AddEXT"),
+                    (64, true) => (cap::AtomicFloat64AddEXT, "AtomicFloat64AddEXT"),
+                    (16, false) => (cap::AtomicFloat16MinMaxEXT, "AtomicFloat16MinMaxEXT"),
+                    (32, false) => (cap::AtomicFloat32MinMaxEXT, "AtomicFloat32MinMaxEXT"),
+                    (64, false) => (cap::AtomicFloat64MinMaxEXT, "AtomicFloat64MinMaxEXT"),
+                    _ => return,
+                };
+                if !self.caps.contains(&needed.0) {
+                    let what = if add { "add" } else { "min/max" };
+                    return self.fail(rep, format!("{name}: float {what} atomics require the {} capability", needed.1));
+                }
+                self.atomic_operands(rep, Some(5), None);
+            }
             op::OpAtomicExchange => {
                 if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) {
                     return self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
