@@ -181,6 +181,33 @@ impl Checker<'_, '_> {
                 _ => {}
             }
         }
+        // A failed compare-exchange only reads: its order is no release and
+        // no stronger than the order on success.
+        let opc = m.insts[self.i].opcode();
+        if matches!(opc, op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak) && m.operands(self.i).len() > 5
+        {
+            let (Some(equal), Some(unequal)) =
+                (int32_constant(m, m.word(self.i, 4)), int32_constant(m, m.word(self.i, 5)))
+            else {
+                return;
+            };
+            // Acquire 0x2, Release 0x4, AcquireRelease 0x8, SequentiallyConsistent 0x10.
+            let name = self.name();
+            if unequal & 0xc != 0 {
+                self.fail(
+                    rep,
+                    format!("{name} Unequal Memory Semantics must not use Release or AcquireRelease memory order"),
+                );
+            } else if (unequal & 0x10 != 0 && equal & 0x10 == 0) || (unequal & 0x2 != 0 && equal & 0x1e == 0) {
+                self.fail(
+                    rep,
+                    format!(
+                        "{name} Unequal Memory Semantics must not use a stronger memory order than the corresponding \
+                         Equal Memory Semantics"
+                    ),
+                );
+            }
+        }
     }
 
     /// Operand 3, a sampling coordinate, is float; false after reporting.
