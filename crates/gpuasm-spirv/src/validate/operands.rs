@@ -132,6 +132,26 @@ impl Checker<'_, '_> {
                 None => {}
             }
         }
+        // Device scope (1) on memory under the Vulkan memory model.
+        if self.caps.contains(&capability::VulkanMemoryModel)
+            && !self.caps.contains(&capability::VulkanMemoryModelDeviceScope)
+        {
+            let operands = m.operands(self.i);
+            let device_memory = info.operands.iter().enumerate().any(|(k, spec)| {
+                spec.kind == OperandKind::IdScope
+                    && spec.name == "Memory"
+                    && k < operands.len()
+                    && int32_constant(m, m.word(self.i, k)) == Some(1)
+            });
+            if device_memory {
+                self.fail(
+                    rep,
+                    "Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR \
+                     capability"
+                        .into(),
+                );
+            }
+        }
     }
 
     /// The defined ids among the operands of `kind`.
