@@ -32,6 +32,12 @@ fn non_semantic(set: Option<ExtSet>) -> bool {
     set.is_some_and(ExtSet::is_debug_or_non_semantic)
 }
 
+/// A NonSemantic set other than the debug information ones (which have
+/// their own placement rules).
+fn non_semantic_not_debug_info(set: Option<ExtSet>) -> bool {
+    set.is_some_and(|s| s.is_non_semantic() && !matches!(s, ExtSet::Known(k) if k.import_name.contains("DebugInfo")))
+}
+
 #[derive(PartialEq, Eq, Clone, Copy)]
 enum DebugPlacement {
     /// Only in function bodies.
@@ -94,6 +100,10 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut current = Section::Capabilities;
     let mut memory_models = 0;
     let mut in_functions = false;
+    // Between OpFunction and OpFunctionEnd; between an OpLabel and its
+    // block's terminator.
+    let mut in_function = false;
+    let mut in_block = false;
     for i in 0..m.insts.len() {
         let op = m.insts[i].opcode();
         let name = m.insts[i].info.name;
@@ -108,6 +118,23 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
         }
         if in_functions {
+            match op {
+                op::OpLabel => in_block = true,
+                op::OpFunction => (in_function, in_block) = (true, false),
+                op::OpFunctionEnd => (in_function, in_block) = (false, false),
+                _ if super::cfg::TERMINATORS.contains(&op) => in_block = false,
+                op::OpExtInst | op::OpExtInstWithForwardRefsKHR
+                    if in_function && !in_block && non_semantic_not_debug_info(m.insts[i].ext_set) =>
+                {
+                    r.error(
+                        ErrorKind::Layout,
+                        i,
+                        "Non-semantic OpExtInst within function definition must appear in a block",
+                    );
+                    continue;
+                }
+                _ => {}
+            }
             // Function bodies: module-level-only instructions may not appear.
             match section(m, i) {
                 Some(s) if s < Section::Types => {
@@ -128,6 +155,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         };
         if s == Section::Functions {
             in_functions = true;
+            in_function = true;
         }
         if op == op::OpMemoryModel {
             memory_models += 1;
