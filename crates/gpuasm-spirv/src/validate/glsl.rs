@@ -202,30 +202,28 @@ fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) ->
                 return Some("expected operand X type to be equal to Result Type".into());
             }
             let second = operand_type(5);
-            let (name, exp) = match family {
-                Family::Modf => ("I", None),
-                Family::Frexp => ("Exp", None),
-                _ => ("Exp", Some(second)),
-            };
-            // The pointee for Modf and Frexp, the operand itself for Ldexp.
-            let data = match exp {
-                Some(t) => t,
-                None if m.def_opcode(second) == Some(op::OpTypePointer) => m.def_word(second, 3).unwrap_or(0),
-                None => return Some(format!("expected operand {name} to be a pointer")),
+            // Ldexp takes Exp itself; Modf and Frexp a pointer to I or Exp.
+            let ldexp = family == Family::Ldexp;
+            let data = if ldexp {
+                second
+            } else if m.def_opcode(second) == Some(op::OpTypePointer) {
+                m.def_word(second, 3).unwrap_or(0)
+            } else {
+                let name = if family == Family::Modf { "I" } else { "Exp" };
+                return Some(format!("expected operand {name} to be a pointer"));
             };
             if family == Family::Modf {
                 return (data != rt).then(|| "expected operand I data type to be equal to Result Type".into());
             }
             let int = shape(m, data).filter(|s| s.base == op::OpTypeInt);
-            let what = if family == Family::Ldexp { "Exp" } else { "Exp data type" };
-            if family == Family::Ldexp {
-                if int.is_none() {
-                    return Some("expected operand Exp to be a 32-bit int scalar or vector type".into());
-                }
-            } else if int.is_none_or(|s| !(s.width == 32 || amd_int16 && s.width == 16)) {
+            if ldexp && int.is_none() {
+                return Some("expected operand Exp to be a 32-bit int scalar or vector type".into());
+            }
+            if !ldexp && int.is_none_or(|s| !(s.width == 32 || amd_int16 && s.width == 16)) {
                 let bits = if amd_int16 { "16-bit or 32-bit" } else { "32-bit" };
                 return Some(format!("expected operand Exp data type to be a {bits} int scalar or vector type"));
             }
+            let what = if ldexp { "Exp" } else { "Exp data type" };
             (int.map(|s| s.count) != Some(result.count))
                 .then(|| format!("expected operand {what} to have the same component number as Result Type"))
         }

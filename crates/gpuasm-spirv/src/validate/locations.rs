@@ -20,11 +20,7 @@ struct Ctx<'m> {
 }
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
-    let psb = m
-        .insts
-        .iter()
-        .position(|i| i.opcode() == op::OpMemoryModel)
-        .is_some_and(|i| m.word(i, 0) == addressing_model::PhysicalStorageBuffer64);
+    let psb = m.addressing_model() == Some(addressing_model::PhysicalStorageBuffer64);
     let cx = Ctx { m, decs: Decorations::read(m), psb };
     for i in 0..m.insts.len() {
         if m.insts[i].opcode() == op::OpEntryPoint {

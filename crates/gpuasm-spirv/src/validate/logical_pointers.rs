@@ -14,7 +14,7 @@ use super::{ErrorKind, Report};
 use crate::grammar::{addressing_model, capability, op, storage_class, OperandKind};
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
-    let Some(model) = m.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| m.word(i, 0)) else {
+    let Some(model) = m.addressing_model() else {
         return;
     };
     if model != addressing_model::Logical && model != addressing_model::PhysicalStorageBuffer64 {

@@ -124,6 +124,11 @@ impl<'w> Module<'w> {
         }
     }
 
+    /// The addressing model OpMemoryModel names (it stands near the start).
+    pub fn addressing_model(&self) -> Option<u32> {
+        self.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| self.word(i, 0))
+    }
+
     /// Word `k` (0 = opcode word) of the instruction defining `id`.
     pub fn def_word(&self, id: u32, k: usize) -> Option<u32> {
         let d = self.def(id)?;

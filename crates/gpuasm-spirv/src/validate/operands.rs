@@ -401,8 +401,7 @@ impl Checker<'_, '_> {
                 self.conversion(rep, out, input, false);
             }
             op::OpPtrEqual | op::OpPtrNotEqual | op::OpPtrDiff
-                if m.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| m.word(i, 0))
-                    == Some(crate::grammar::addressing_model::Logical)
+                if m.addressing_model() == Some(crate::grammar::addressing_model::Logical)
                     && !self.caps.contains(&capability::VariablePointersStorageBuffer)
                     && !self.caps.contains(&capability::VariablePointers) =>
             {
@@ -527,17 +526,12 @@ impl Checker<'_, '_> {
                 if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) {
                     return self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
                 }
-                if shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
-                    && !m.declared_capabilities.contains(&crate::grammar::capability::Int64Atomics)
-                {
+                if self.int64_atomic_without_capability(rt) {
                     return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
                 }
                 self.atomic_operands(rep, Some(5), None);
             }
-            op::OpAtomicStore
-                if shape(m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
-                    && !m.declared_capabilities.contains(&crate::grammar::capability::Int64Atomics) =>
-            {
+            op::OpAtomicStore if self.int64_atomic_without_capability(self.operand_type(3)) => {
                 self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
             }
             op::OpImageQuerySize | op::OpImageQuerySizeLod | op::OpImageQueryLevels | op::OpImageQuerySamples => {
@@ -575,9 +569,7 @@ impl Checker<'_, '_> {
                 if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) {
                     return self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
                 }
-                if shape(m, rt).is_some_and(|s| s.width == 64)
-                    && !m.declared_capabilities.contains(&crate::grammar::capability::Int64Atomics)
-                {
+                if self.int64_atomic_without_capability(rt) {
                     return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
                 }
                 // Value (and Comparator) follow the scope and the semantics.
@@ -829,9 +821,7 @@ impl Checker<'_, '_> {
                 return self.fail(rep, "The type of Value must match the Result type".into());
             }
             let Some(lane) = lane else { continue };
-            if !shape(m, self.operand_type(k))
-                .is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && m.def_word(s.scalar, 3) == Some(0))
-            {
+            if !unsigned_scalar(m, self.operand_type(k)) {
                 return self.fail(rep, format!("{lane} must be an unsigned integer scalar"));
             }
             // Before 1.5 the lane read by a broadcast is fixed.
@@ -842,6 +832,12 @@ impl Checker<'_, '_> {
                 return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
             }
         }
+    }
+
+    /// Whether `ty` is a 64-bit integer and Int64Atomics is not declared.
+    fn int64_atomic_without_capability(&self, ty: u32) -> bool {
+        shape(self.m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
+            && !self.m.declared_capabilities.contains(&capability::Int64Atomics)
     }
 
     /// An atomic's Pointer, then its Value and Comparator operands (at
@@ -874,9 +870,11 @@ impl Checker<'_, '_> {
         let m = self.m;
         let opc = m.insts[self.i].opcode();
         let rt = m.insts[self.i].result_type;
-        let unsigned = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt && m.def_word(s.scalar, 3) == Some(0));
-        let uint_scalar = |t: u32| unsigned(t).is_some_and(|s| s.count == 1);
-        let ballot = |t: u32| unsigned(t).is_some_and(|s| s.count == 4 && m.def_opcode(t) == Some(op::OpTypeVector));
+        let int_vector4 = |t: u32| {
+            shape(m, t).filter(|s| s.base == op::OpTypeInt && s.count == 4 && m.def_opcode(t) == Some(op::OpTypeVector))
+        };
+        let uint_scalar = |t: u32| unsigned_scalar(m, t);
+        let ballot = |t: u32| int_vector4(t).is_some_and(|s| m.def_word(s.scalar, 3) == Some(0));
         let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
         const VALUE: &str = "Value must be a 4-component unsigned integer vector";
         match opc {
@@ -884,10 +882,7 @@ impl Checker<'_, '_> {
                 if !uint_scalar(rt) {
                     return Some("Expected Result Type to be an unsigned integer type scalar.");
                 }
-                let value = self.operand_type(4);
-                if !shape(m, value).is_some_and(|s| {
-                    s.base == op::OpTypeInt && s.count == 4 && m.def_opcode(value) == Some(op::OpTypeVector)
-                }) {
+                if int_vector4(self.operand_type(4)).is_none() {
                     return Some("Expected Value to be a vector of four components of integer type scalar");
                 }
                 None
@@ -924,7 +919,7 @@ impl Checker<'_, '_> {
         let is_pointer = |t: u32| matches!(m.def_opcode(t), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
         let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
         let pointer = if m.insts[self.i].opcode() == op::OpConvertPtrToU {
-            if !(int_scalar(rt) && m.def_word(rt, 3) == Some(0)) {
+            if !unsigned_scalar(m, rt) {
                 return Some("Expected unsigned int scalar type as Result Type");
             }
             if !is_pointer(input) {
@@ -940,8 +935,7 @@ impl Checker<'_, '_> {
             }
             rt
         };
-        let model = m.insts.iter().position(|i| i.opcode() == op::OpMemoryModel).map(|i| m.word(i, 0));
-        match model {
+        match m.addressing_model() {
             Some(addressing_model::Logical) => Some("Logical addressing not supported"),
             Some(addressing_model::PhysicalStorageBuffer64)
                 if m.def_word(pointer, 2) != Some(storage_class::PhysicalStorageBuffer) =>
@@ -1438,6 +1432,11 @@ impl Checker<'_, '_> {
             self.fail(rep, message);
         }
     }
+}
+
+/// An integer scalar of Signedness 0.
+fn unsigned_scalar(m: &Module, t: u32) -> bool {
+    shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && m.def_word(t, 3) == Some(0))
 }
 
 /// A 32-bit scalar (`count` 1) or vector of `count` components of `base`.
