@@ -18,6 +18,7 @@ mod fast;
 mod ids;
 mod known_types;
 mod opcodes;
+mod split;
 use ids::{find_id_use, scan_id_name, Ids};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -34,16 +35,34 @@ pub struct AsmOptions {
     pub generator: u32,
     /// Stop after this many errors.
     pub max_errors: usize,
+    /// Threads to assemble with: 0 (the default) for as many as the
+    /// machine has, up to 8. Texts under a megabyte, and texts assembled
+    /// with `preserve_numeric_ids`, are read on the calling thread. The
+    /// result never depends on this.
+    pub threads: usize,
     /// Read every instruction the general way, skipping the shortcut for
     /// common instructions. The result is the same; tests and fuzzing use
     /// this to prove it.
     #[doc(hidden)]
     pub general_only: bool,
+    /// Split the text here whatever its size: read up to the first byte
+    /// offset, then a segment from each of the others on its own thread.
+    /// The result is the same; tests and fuzzing use this to prove it.
+    #[doc(hidden)]
+    pub split_at: Option<(usize, Vec<usize>)>,
 }
 
 impl Default for AsmOptions {
     fn default() -> Self {
-        AsmOptions { target_env: None, preserve_numeric_ids: false, generator: 0, max_errors: 50, general_only: false }
+        AsmOptions {
+            target_env: None,
+            preserve_numeric_ids: false,
+            generator: 0,
+            max_errors: 50,
+            threads: 0,
+            general_only: false,
+            split_at: None,
+        }
     }
 }
 
@@ -54,6 +73,13 @@ pub struct Assembled {
     /// Things spirv-as accepts silently but that are likely mistakes (ids
     /// used but never defined, results defined twice).
     pub warnings: Diagnostics,
+}
+
+/// How many segments read by worker threads were taken over so far in this
+/// process (the rest were read again on the calling thread). For tests.
+#[doc(hidden)]
+pub fn segments_adopted() -> usize {
+    split::ADOPTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Assembles `text`. On failure, every error found is returned.
@@ -146,7 +172,13 @@ fn run_assembler<'t, 'o>(
         FxHashSet::default()
     };
     let mut a = Assembler::new(text, options, preserve, sink);
-    a.run();
+    match split::plan(a.cur.text_bytes(), options) {
+        Some(plan) if !text.is_empty() => {
+            a.cur.advance();
+            a.run_split(plan);
+        }
+        _ => a.run(),
+    }
     if a.diags.has_errors() {
         return Err(StreamError::Assembly(std::mem::take(&mut a.diags)));
     }
@@ -192,7 +224,7 @@ static ID_CHAR: [bool; 256] = {
 };
 
 /// What the assembler knows of a type id, for literal widths.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum TypeClass {
     Int { width: u32, signed: bool },
     Float { width: u32, encoding: Option<u32> },
@@ -261,6 +293,21 @@ struct Assembler<'t, 'o> {
     /// Where finished words go when streaming; `out` is then a buffer.
     sink: Option<&'o mut dyn std::io::Write>,
     io_error: Option<std::io::Error>,
+    /// [`Assembler::run_to`]'s end.
+    stop: usize,
+    /// Words already passed to the sink.
+    flushed: usize,
+    /// The error limit was reached.
+    gave_up: bool,
+    /// A worker thread reading a later part of the text (see `split.rs`):
+    /// its new ids are local, and `marks` records which words of `out`
+    /// hold them (`words_local`, which words of `words`).
+    worker: bool,
+    marks: Vec<u64>,
+    words_local: Vec<u32>,
+    imports_added: Vec<(u32, Import)>,
+    /// The OpSwitch selectors a worker looked up, with the type it found.
+    switch_selectors: Vec<(u32, TypeClass)>,
 }
 
 /// Words the streaming assembler collects before writing them out.
@@ -274,24 +321,35 @@ impl<'t, 'o> Assembler<'t, 'o> {
         sink: Option<&'o mut dyn std::io::Write>,
     ) -> Self {
         let capacity = if sink.is_some() { STREAM_CHUNK_WORDS + 0x1_0000 } else { 5 + text.len() / 10 };
+        let mut a = Self::with_cursor(text, Cursor::new(text), options, preserve, sink, capacity);
+        a.out.resize(5, 0);
+        a
+    }
+
+    /// An assembler over `text` read through `cur`, with `capacity` words
+    /// reserved for the output (and no room made for the header).
+    fn with_cursor(
+        text: &'t str,
+        cur: Cursor<'t>,
+        options: &'o AsmOptions,
+        preserve: FxHashSet<u32>,
+        sink: Option<&'o mut dyn std::io::Write>,
+        capacity: usize,
+    ) -> Self {
         let version = options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text));
         Assembler {
             text,
             version,
             opcodes: opcodes::OpcodeCache::new(version),
-            cur: Cursor::new(text),
+            cur,
             options,
             ids: Ids::new(text, preserve),
             known: known_types::KnownTypes::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),
-            // Room for the header; text is about 12 bytes a word. When
-            // streaming, a chunk and the longest instruction.
-            out: {
-                let mut v = Vec::with_capacity(capacity);
-                v.resize(5, 0);
-                v
-            },
+            // Text is about 12 bytes a word. When streaming, a chunk and the
+            // longest instruction.
+            out: Vec::with_capacity(capacity),
             diags: Diagnostics::default(),
             words: Vec::with_capacity(16),
             expected: Vec::with_capacity(16),
@@ -302,6 +360,64 @@ impl<'t, 'o> Assembler<'t, 'o> {
             ext_set: None,
             sink,
             io_error: None,
+            stop: usize::MAX,
+            flushed: 0,
+            gave_up: false,
+            worker: false,
+            marks: Vec::new(),
+            words_local: Vec::new(),
+            imports_added: Vec::new(),
+            switch_selectors: Vec::new(),
+        }
+    }
+
+    /// Appends an id word to the output (the shortcut's way).
+    #[inline(always)]
+    fn push_out_id(&mut self, id: u32) {
+        if id & ids::LOCAL != 0 {
+            self.mark_local(self.flushed + self.out.len());
+        }
+        self.out.push(id);
+    }
+
+    /// Appends an id word to the current instruction (the general way).
+    fn push_word_id(&mut self, id: u32) {
+        if id & ids::LOCAL != 0 && self.worker {
+            self.words_local.push(self.words.len() as u32);
+        }
+        self.words.push(id);
+    }
+
+    /// Records that word `i` of the output (counting words flushed) holds a
+    /// worker's local id.
+    #[inline]
+    fn mark_local(&mut self, i: usize) {
+        if self.worker {
+            if i / 64 >= self.marks.len() {
+                self.marks.resize((i / 64 + 1).max(self.marks.len() * 2), 0);
+            }
+            self.marks[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    /// Drops output words from `len` on (and their marks).
+    fn truncate_out(&mut self, len: usize) {
+        if self.worker {
+            for i in self.flushed + len..self.flushed + self.out.len() {
+                if let Some(m) = self.marks.get_mut(i / 64) {
+                    *m &= !(1 << (i % 64));
+                }
+            }
+        }
+        self.out.truncate(len);
+    }
+
+    /// Appends the current instruction's words to the output.
+    fn emit_words(&mut self) {
+        let at = self.flushed + self.out.len();
+        self.out.extend_from_slice(&self.words);
+        for k in 0..self.words_local.len() {
+            self.mark_local(at + self.words_local[k] as usize);
         }
     }
 
@@ -319,6 +435,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 self.io_error = Some(e);
             }
         }
+        self.flushed += self.out.len();
         self.out.clear();
     }
 
@@ -335,10 +452,18 @@ impl<'t, 'o> Assembler<'t, 'o> {
             return;
         }
         self.cur.advance();
-        while self.cur.has_text() {
+        self.run_to(usize::MAX);
+    }
+
+    /// Reads instructions from the cursor (at a word or the end) until the
+    /// next one would start at or after byte `stop`, which is where the
+    /// cursor is left (or at the end of the text).
+    fn run_to(&mut self, stop: usize) {
+        self.stop = stop;
+        while self.cur.has_text() && self.cur.pos.index < stop && !self.gave_up {
             if !self.options.general_only {
                 self.fast_run();
-                if !self.cur.has_text() {
+                if !self.cur.has_text() || self.cur.pos.index >= stop {
                     break;
                 }
             }
@@ -354,6 +479,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                     self.diags.items.push(d);
                 }
                 if self.diags.errors().count() >= self.options.max_errors {
+                    self.gave_up = true;
                     return;
                 }
                 self.recover(start);
@@ -410,6 +536,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
 
     fn instruction(&mut self) -> Result<(), Diagnostic> {
         self.words.clear();
+        self.words_local.clear();
         self.expected.clear();
         self.info = None;
         self.result = None;
@@ -523,7 +650,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 if let Some((name, pos)) = self.result {
                     let id = self.id_word(&name[1..], pos)?;
                     self.ids.define(id);
-                    self.words.push(id);
+                    self.push_word_id(id);
                     continue;
                 }
             }
@@ -600,7 +727,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             );
         }
         self.words[0] = ((self.words.len() as u32) << 16) | info.opcode as u32;
-        self.out.extend_from_slice(&self.words);
+        self.emit_words();
         Ok(())
     }
 
@@ -661,7 +788,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 if kind == OperandKind::IdResultType {
                     self.result_type_id = id;
                 }
-                self.words.push(id);
+                self.push_word_id(id);
                 let opcode = self.info.map_or(0, |i| i.opcode);
                 if self.words.len() == 4 && (opcode == op::OpExtInst || opcode == op::OpExtInstWithForwardRefsKHR) {
                     match self.imports.get(&id) {
@@ -770,8 +897,13 @@ impl<'t, 'o> Assembler<'t, 'o> {
                             return Err(hard(self.error_here(format!("unknown extended instruction set \"{name}\""))));
                         }
                     };
-                    if self.words.len() >= 2 && self.imports.insert(self.words[1], import).is_some() {
-                        return Err(hard(self.error_here("this id already names an imported instruction set")));
+                    if self.words.len() >= 2 {
+                        if self.imports.insert(self.words[1], import).is_some() {
+                            return Err(hard(self.error_here("this id already names an imported instruction set")));
+                        }
+                        if self.worker {
+                            self.imports_added.push((self.words[1], import));
+                        }
                     }
                 }
                 literal::push_string_words(&bytes, &mut self.words);
@@ -858,9 +990,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 // values of OpSwitch, which take the selector's type.
                 if opcode == op::OpSwitch && self.words.len() >= 3 {
                     let selector = self.words[1];
-                    let ty = self.known.value_class(selector);
+                    let ty = self.known.value_class(selector).copied();
+                    if let (true, Some(class)) = (self.worker, ty) {
+                        self.switch_selectors.push((selector, class));
+                    }
                     return match ty {
-                        Some(&TypeClass::Int { width, signed }) => {
+                        Some(TypeClass::Int { width, signed }) => {
                             self.number(w, NumberType::Int { width, signed }, optional)
                         }
                         _ => Err(hard(self.error_here(
@@ -918,7 +1053,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             literal::push_string_words(&bytes, &mut self.words);
         } else if let Some(name) = w.strip_prefix('%') {
             let id = self.id_word(name, self.cur.pos).map_err(OperandError::Hard)?;
-            self.words.push(id);
+            self.push_word_id(id);
         } else {
             return Err(OperandError::Hard(self.error_here(format!(
                 "invalid word '{w}' after !<integer>: expected a number, a string, an id or !<integer>"
@@ -945,7 +1080,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             }
             self.untyped_operand(w, next)?;
         }
-        self.out.extend_from_slice(&self.words);
+        self.emit_words();
         Ok(())
     }
 
@@ -1004,13 +1139,16 @@ impl<'t, 'o> Assembler<'t, 'o> {
             let (w, next) = self.cur.word();
             self.untyped_operand(w, next)?;
         }
-        self.out.extend_from_slice(&self.words);
+        self.emit_words();
         Ok(())
     }
 
     /// Warnings for ids that are used but never defined.
     fn check_definitions(&mut self) {
         let ids = &self.ids;
+        if ids.all_defined() {
+            return;
+        }
         // Numbers keep no position: find their first use in the text.
         let text = self.text;
         let numbered = ids.numbered().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, v)| {

@@ -42,6 +42,18 @@ impl<'t> Cursor<'t> {
         Cursor { src, text: src.as_bytes(), pos: Position::default() }
     }
 
+    /// A cursor over `src`, which holds no NUL (as [`Cursor::source`]
+    /// returns it): no need to look for one again.
+    pub fn without_nul(src: &'t str) -> Self {
+        debug_assert!(!src.as_bytes().contains(&0));
+        Cursor { src, text: src.as_bytes(), pos: Position::default() }
+    }
+
+    /// The whole text up to a NUL.
+    pub fn source(&self) -> &'t str {
+        self.src
+    }
+
     /// The whole text (up to a NUL), as bytes.
     #[inline]
     pub fn text_bytes(&self) -> &'t [u8] {

@@ -11,6 +11,7 @@ pub mod diagnostic;
 pub mod literal;
 
 pub use assemble::{
-    assemble, assemble_to_writer, assemble_with_warnings, AsmOptions, Assembled, StreamError, Streamed,
+    assemble, assemble_to_writer, assemble_with_warnings, segments_adopted, AsmOptions, Assembled, StreamError,
+    Streamed,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};

@@ -57,7 +57,10 @@ impl<'t> Assembler<'t, '_> {
                 self.cur.pos = Position { index: p };
                 return;
             }
-            let Some((result, op_start, op_end)) = prefix(text, p) else {
+            // Past `stop` the run ends as before a word the shortcut cannot
+            // read: the instruction pending, if any, must be confirmed.
+            let start = if p < self.stop { prefix(text, p) } else { None };
+            let Some((result, op_start, op_end)) = start else {
                 self.cur.pos = Position { index: p };
                 if let Some(t) = pending {
                     let (w, next) = self.cur.word();
@@ -73,12 +76,12 @@ impl<'t> Assembler<'t, '_> {
             }
             let out_at = self.out.len();
             let Some((end, open, info)) = self.fast_instruction(text, result, op_start, op_end) else {
-                self.out.truncate(out_at);
+                self.truncate_out(out_at);
                 self.cur.pos = Position { index: p };
                 return;
             };
             let Some(undo) = self.fast_finish(info, out_at) else {
-                self.out.truncate(out_at);
+                self.truncate_out(out_at);
                 self.cur.pos = Position { index: p };
                 return;
             };
@@ -97,7 +100,7 @@ impl<'t> Assembler<'t, '_> {
     /// Forgets an instruction whose end the next word did not confirm, and
     /// puts the cursor back at its start.
     fn take_back(&mut self, t: Tentative) {
-        self.out.truncate(t.out_at);
+        self.truncate_out(t.out_at);
         if let Some(id) = t.undo.type_added {
             self.known.forget(id);
         }
@@ -135,7 +138,7 @@ impl<'t> Assembler<'t, '_> {
                 let small = small.filter(|&v| v < self.ids.numeric_cap);
                 let id = self.ids.get_scanned(&text[start + 1..end], start + 1, small);
                 self.ids.define(id);
-                self.out.push(id);
+                self.push_out_id(id);
                 i += 1;
                 continue;
             }
@@ -192,7 +195,7 @@ impl<'t> Assembler<'t, '_> {
                 if kind == OperandKind::IdResultType {
                     *result_type = id;
                 }
-                self.out.push(id);
+                self.push_out_id(id);
                 Some(next)
             }
             Category::Literal => match kind {
@@ -307,8 +310,8 @@ pub(super) fn shortcut_opcode(info: &InstructionInfo) -> bool {
 
 /// The start of an instruction at `p`: `Op...`, or `%name = Op...` on one
 /// line. Returns the result name and where the opcode name starts and ends.
-#[inline]
-fn prefix(text: &[u8], p: usize) -> Option<(Option<ResultName>, usize, usize)> {
+#[inline(always)]
+pub(super) fn prefix(text: &[u8], p: usize) -> Option<(Option<ResultName>, usize, usize)> {
     let mut q = p;
     let mut result = None;
     if text[q] == b'%' {

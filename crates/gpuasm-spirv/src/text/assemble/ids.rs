@@ -10,6 +10,8 @@ use super::ID_CHAR;
 use crate::name_map::{same_bytes, NameKey};
 use crate::text::literal;
 use rustc_hash::FxHashSet;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Arc;
 
 /// A slot of the name table: 16 bytes, so that the table of a large module
 /// stays in cache. `meta == 0`: empty.
@@ -39,14 +41,122 @@ impl Slot {
     }
 }
 
-pub(super) struct Ids<'t> {
-    text: &'t str,
+/// Ids numbered by a worker thread before the main thread has seen its
+/// part of the text carry this bit; see [`Ids::worker`].
+pub(super) const LOCAL: u32 = 1 << 31;
+
+/// Marks a [`LocalIds`] entry that is a number rather than a position.
+const NUMBER: u32 = 1 << 31;
+
+/// The longest text a worker may read: positions and numbers must leave
+/// [`NUMBER`] free.
+pub(super) const MAX_SPLIT_TEXT: usize = NUMBER as usize;
+
+/// An open-addressed table of names that are not small numbers.
+struct NameTable {
     slots: Vec<Slot>,
     /// Where the name of each slot first stands (the byte after `%`), to
     /// confirm matches of names longer than 8 bytes.
     slot_at: Vec<u32>,
     bits: u32,
     count: usize,
+}
+
+const INITIAL_BITS: u32 = 10;
+
+impl NameTable {
+    fn new() -> Self {
+        // The table grows as names come rather than being sized from the
+        // text: disassembled text has few names that are not numbers.
+        NameTable {
+            slots: vec![Slot::default(); 1 << INITIAL_BITS],
+            slot_at: vec![0; 1 << INITIAL_BITS],
+            bits: INITIAL_BITS,
+            count: 0,
+        }
+    }
+
+    /// The slot a name would occupy.
+    #[inline]
+    fn want(name: &[u8]) -> Slot {
+        let key = NameKey::new(name);
+        Slot { a: key.a, meta: Slot::meta(&key), id: 0 }
+    }
+
+    /// The id of `name`, or the empty slot where it would go.
+    #[inline(always)]
+    fn probe(&self, text: &[u8], name: &[u8], want: &Slot) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = want.hash(self.bits);
+        loop {
+            let s = self.slots[i];
+            if s.meta == 0 {
+                return Err(i);
+            }
+            if s.meta == want.meta && s.a == want.a {
+                if want.exact() {
+                    return Ok(s.id);
+                }
+                let start = self.slot_at[i] as usize;
+                if text.get(start..start + name.len()).is_some_and(|t| same_bytes(t, name))
+                    && !text.get(start + name.len()).is_some_and(|&c| ID_CHAR[c as usize])
+                {
+                    return Ok(s.id);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Fills the empty slot `i` found by [`NameTable::probe`].
+    fn insert(&mut self, i: usize, want: Slot, id: u32, at: usize) {
+        self.slots[i] = Slot { id, ..want };
+        self.slot_at[i] = at as u32;
+        self.count += 1;
+        // At most three quarters full.
+        if self.count * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+    }
+
+    /// Each name's id and where it first stands.
+    fn entries(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
+        self.slots.iter().zip(&self.slot_at).filter(|(s, _)| s.meta != 0).map(|(s, &at)| (s.id, at as usize))
+    }
+
+    /// Doubles the table.
+    fn grow(&mut self) {
+        let bits = self.bits + 1;
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); 1 << bits]);
+        let old_at = std::mem::replace(&mut self.slot_at, vec![0; 1 << bits]);
+        self.bits = bits;
+        let mask = self.slots.len() - 1;
+        for (s, at) in old.into_iter().zip(old_at).filter(|(s, _)| s.meta != 0) {
+            let mut i = s.hash(bits);
+            while self.slots[i].meta != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+            self.slot_at[i] = at;
+        }
+    }
+}
+
+/// The names numbered before the text was split between threads: read by
+/// all of them, changed by none.
+pub(super) struct Frozen {
+    names: NameTable,
+    /// The main thread's numbers, which it goes on filling while workers
+    /// read them (see [`Ids::get_rest`] for why that is sound).
+    numeric: Arc<[AtomicU32]>,
+}
+
+pub(super) struct Ids<'t> {
+    text: &'t str,
+    names: NameTable,
+    /// Names numbered before the split (then `names` holds only those
+    /// numbered after it).
+    base: Option<Arc<Frozen>>,
     next: u32,
     pub bound: u32,
     preserve: FxHashSet<u32>,
@@ -54,12 +164,49 @@ pub(super) struct Ids<'t> {
     defined: Vec<u64>,
     defined_sparse: FxHashSet<u32>,
     /// Names that are canonical decimal numbers below the cap, by value.
-    /// Entries are ids; 0 = none.
-    numeric: Vec<u32>,
+    /// Entries are ids; 0 = none. Allocated whole at the first number, as
+    /// zeroed memory: pages no number reaches are never touched, and
+    /// nothing is ever copied. Atomic because after a split workers read
+    /// the main thread's (only it writes them); a plain load and store.
+    numeric: Arc<[AtomicU32]>,
     pub numeric_cap: usize,
-    /// Ids numbered from names in the table, with where each name first
-    /// stands (the byte after `%`).
-    first_at: Vec<(u32, u32)>,
+    /// One past the largest number recorded.
+    numeric_len: usize,
+    /// A worker's ids for names it is the first to see: `LOCAL | k` for
+    /// the k-th such name, which `local_at[k]` gives (see [`LocalIds`]).
+    /// The main thread numbers them once it has read the text before them.
+    local: bool,
+    local_at: Vec<u32>,
+    local_defined: Vec<u64>,
+}
+
+/// What a worker's [`Ids`] hand back: its local names, and which ids it
+/// defined.
+#[derive(Default)]
+pub(super) struct LocalIds {
+    /// Each local name: `NUMBER | v` for the name that is the small number
+    /// `v`, else where the name first stands (the byte after `%`).
+    local_at: Vec<u32>,
+    defined: Vec<u64>,
+    defined_sparse: FxHashSet<u32>,
+    local_defined: Vec<u64>,
+}
+
+/// The map from a worker's ids to final ones: `LOCAL | k` to `locals[k]`,
+/// the rest unchanged.
+pub(super) struct IdMap {
+    pub locals: Vec<u32>,
+}
+
+impl IdMap {
+    #[inline]
+    pub fn get(&self, id: u32) -> u32 {
+        if id & LOCAL != 0 {
+            self.locals[(id & !LOCAL) as usize]
+        } else {
+            id
+        }
+    }
 }
 
 /// Checks an id name's characters; returns its value if it is a canonical
@@ -91,27 +238,65 @@ pub(super) fn small_number(name: &[u8]) -> Option<usize> {
     Some(value)
 }
 
-const INITIAL_BITS: u32 = 10;
+fn set_bit(bits: &mut Vec<u64>, i: usize) {
+    if i / 64 >= bits.len() {
+        bits.resize(i / 64 + 1, 0);
+    }
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+pub(super) fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(w, &b)| {
+        let mut b = b;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                w * 64 + i
+            })
+        })
+    })
+}
 
 impl<'t> Ids<'t> {
     pub fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
         Ids {
             text,
-            // The table grows as names come rather than being sized from the
-            // text: disassembled text has few names that are not numbers.
-            slots: vec![Slot::default(); 1 << INITIAL_BITS],
-            slot_at: vec![0; 1 << INITIAL_BITS],
-            bits: INITIAL_BITS,
-            count: 0,
+            names: NameTable::new(),
+            base: None,
             next: 1,
             bound: 1,
             preserve,
             defined: Vec::new(),
             defined_sparse: FxHashSet::default(),
-            numeric: Vec::new(),
+            numeric: Arc::new([]),
             numeric_cap: text.len() / 2 + 16,
-            first_at: Vec::new(),
+            numeric_len: 0,
+            local: false,
+            local_at: Vec::new(),
+            local_defined: Vec::new(),
         }
+    }
+
+    /// Freezes the names numbered so far into a base that worker threads
+    /// share; this table goes on with its own names on top of it.
+    pub fn freeze(&mut self) -> Arc<Frozen> {
+        debug_assert!(self.base.is_none() && self.preserve.is_empty() && !self.local);
+        let frozen = Arc::new(Frozen {
+            names: std::mem::replace(&mut self.names, NameTable::new()),
+            numeric: {
+                self.allocate_numeric();
+                self.numeric.clone()
+            },
+        });
+        self.base = Some(frozen.clone());
+        frozen
+    }
+
+    /// The ids of a worker that reads a later part of the text: names in
+    /// `base` keep their numbers, new names get local ones.
+    pub fn worker(text: &'t str, base: Arc<Frozen>) -> Self {
+        Ids { base: Some(base), local: true, ..Ids::new(text, FxHashSet::default()) }
     }
 
     /// The number of the id `name`, which stands at byte `at` of the text.
@@ -125,7 +310,7 @@ impl<'t> Ids<'t> {
     #[inline(always)]
     pub fn get_scanned(&mut self, name: &[u8], at: usize, small: Option<usize>) -> u32 {
         // A number seen before: most ids of disassembled text, so no call.
-        if let Some(&id) = small.and_then(|v| self.numeric.get(v)) {
+        if let Some(id) = small.and_then(|v| self.numeric.get(v)).map(|n| n.load(Relaxed)) {
             if id != 0 && self.preserve.is_empty() {
                 return id;
             }
@@ -145,55 +330,79 @@ impl<'t> Ids<'t> {
             }
         }
         if let Some(v) = small {
-            if let Some(&id) = self.numeric.get(v) {
-                if id != 0 {
+            if let Some(id) = self.numeric.get(v).map(|n| n.load(Relaxed)).filter(|&id| id != 0) {
+                return id;
+            }
+            if self.local {
+                // The main thread's number for this name, if it has one:
+                // given before the fork, or since, which means the name
+                // stands first in the text it reads, before this worker's,
+                // so one pass would give it that very number too. Either
+                // way it is final; not cached here, to touch no more pages.
+                let main = self.base.as_ref().and_then(|b| b.numeric.get(v)).map(|n| n.load(Relaxed));
+                if let Some(id) = main.filter(|&id| id != 0) {
                     return id;
                 }
             }
-            let id = self.assign();
-            if v >= self.numeric.len() {
-                self.numeric.resize((v + 1).max(self.numeric.len() * 3 / 2).min(self.numeric_cap), 0);
-            }
-            self.numeric[v] = id;
+            let id = self.assign(NUMBER | v as u32);
+            self.allocate_numeric();
+            self.numeric[v].store(id, Relaxed);
+            self.numeric_len = self.numeric_len.max(v + 1);
             return id;
         }
-        let key = NameKey::new(name);
-        let want = Slot { a: key.a, meta: Slot::meta(&key), id: 0 };
-        let mask = self.slots.len() - 1;
-        let mut i = want.hash(self.bits);
-        loop {
-            let s = self.slots[i];
-            if s.meta == 0 {
-                break;
+        let want = NameTable::want(name);
+        let text = self.text.as_bytes();
+        if let Some(base) = &self.base {
+            if let Ok(id) = base.names.probe(text, name, &want) {
+                return id;
             }
-            if s.meta == want.meta && s.a == want.a {
-                if want.exact() {
-                    return s.id;
-                }
-                let start = self.slot_at[i] as usize;
-                if self.text.as_bytes().get(start..start + name.len()).is_some_and(|t| same_bytes(t, name))
-                    && !self.text.as_bytes().get(start + name.len()).is_some_and(|&c| ID_CHAR[c as usize])
-                {
-                    return s.id;
-                }
+        }
+        match self.names.probe(text, name, &want) {
+            Ok(id) => id,
+            Err(i) => {
+                let id = self.assign(at as u32);
+                self.names.insert(i, want, id, at);
+                id
             }
-            i = (i + 1) & mask;
         }
-        let id = self.assign();
-        self.first_at.push((id, at as u32));
-        self.slots[i] = Slot { id, ..want };
-        self.slot_at[i] = at as u32;
-        self.count += 1;
-        // At most three quarters full.
-        if self.count * 4 > self.slots.len() * 3 {
-            self.grow();
-        }
-        id
     }
 
-    /// The next free number.
+    /// The id of the name that is the number `v`, if it has one (for the
+    /// main thread).
+    fn number(&self, v: usize) -> Option<u32> {
+        self.numeric.get(v).map(|n| n.load(Relaxed)).filter(|&id| id != 0)
+    }
+
+    /// Allocates the number table, zeroed, if not yet done.
+    fn allocate_numeric(&mut self) {
+        if self.numeric.is_empty() {
+            // SAFETY: every bit pattern, zero included, is a valid AtomicU32.
+            self.numeric = unsafe { Arc::<[AtomicU32]>::new_zeroed_slice(self.numeric_cap).assume_init() };
+        }
+    }
+
+    /// The id of `name` if it has one, without numbering it.
+    fn find(&self, name: &[u8]) -> Option<u32> {
+        if let Some(v) = small_number(name).filter(|&v| v < self.numeric_cap) {
+            return self.number(v);
+        }
+        let want = NameTable::want(name);
+        let text = self.text.as_bytes();
+        if let Some(Ok(id)) = self.base.as_ref().map(|b| b.names.probe(text, name, &want)) {
+            return Some(id);
+        }
+        self.names.probe(text, name, &want).ok()
+    }
+
+    /// The next free number; in a worker, a local one for the name that
+    /// `key` (a [`LocalIds`] entry) gives.
     #[inline]
-    fn assign(&mut self) -> u32 {
+    fn assign(&mut self, key: u32) -> u32 {
+        if self.local {
+            let k = self.local_at.len() as u32;
+            self.local_at.push(key);
+            return LOCAL | k;
+        }
         let mut id = self.next;
         self.next += 1;
         while self.preserve.contains(&id) {
@@ -204,30 +413,11 @@ impl<'t> Ids<'t> {
         id
     }
 
-    /// Doubles the table.
-    fn grow(&mut self) {
-        let bits = self.bits + 1;
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); 1 << bits]);
-        let old_at = std::mem::replace(&mut self.slot_at, vec![0; 1 << bits]);
-        self.bits = bits;
-        let mask = self.slots.len() - 1;
-        for (s, at) in old.into_iter().zip(old_at).filter(|(s, _)| s.meta != 0) {
-            let mut i = s.hash(bits);
-            while self.slots[i].meta != 0 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = s;
-            self.slot_at[i] = at;
-        }
-    }
-
     pub fn define(&mut self, id: u32) {
-        let i = id as usize;
-        if i < 1 << 24 {
-            if i / 64 >= self.defined.len() {
-                self.defined.resize(i / 64 + 1, 0);
-            }
-            self.defined[i / 64] |= 1 << (i % 64);
+        if self.local && id & LOCAL != 0 {
+            set_bit(&mut self.local_defined, (id & !LOCAL) as usize);
+        } else if id < 1 << 24 {
+            set_bit(&mut self.defined, id as usize);
         } else {
             self.defined_sparse.insert(id);
         }
@@ -242,16 +432,80 @@ impl<'t> Ids<'t> {
         }
     }
 
+    /// Whether every id numbered so far has been defined: without preserved
+    /// numbers, ids are exactly 1 to `next - 1`, so counting is enough.
+    pub fn all_defined(&self) -> bool {
+        let count = self.defined.iter().map(|w| w.count_ones() as usize).sum::<usize>() + self.defined_sparse.len();
+        self.preserve.is_empty() && !self.local && count == self.next as usize - 1
+    }
+
+    /// A worker's ids, for [`Ids::map_locals`] and [`Ids::adopt`].
+    pub fn into_local(self) -> LocalIds {
+        LocalIds {
+            local_at: self.local_at,
+            defined: self.defined,
+            defined_sparse: self.defined_sparse,
+            local_defined: self.local_defined,
+        }
+    }
+
+    /// The id a worker's id has here without numbering anything: its own
+    /// for an id it did not number itself, else the id here of its name, if
+    /// that has one.
+    pub fn find_local(&self, local: &LocalIds, id: u32) -> Option<u32> {
+        if id & LOCAL == 0 {
+            return Some(id);
+        }
+        let entry = local.local_at[(id & !LOCAL) as usize];
+        if entry & NUMBER != 0 {
+            return self.number((entry & !NUMBER) as usize);
+        }
+        self.find(self.name_at(entry as usize).as_bytes())
+    }
+
+    /// Takes over a worker's names, numbered as reading its text here
+    /// would number them (known names keep their id, new ones take the
+    /// next numbers in the order the worker met them), and its
+    /// definitions. Returns the map from its ids to these.
+    pub fn adopt(&mut self, mut local: LocalIds) -> IdMap {
+        debug_assert!(self.preserve.is_empty() && !self.local);
+        // The map takes the place of the names, entry for entry.
+        for entry in local.local_at.iter_mut() {
+            *entry = if *entry & NUMBER != 0 {
+                let v = (*entry & !NUMBER) as usize;
+                self.get_rest(&[], 0, Some(v))
+            } else {
+                let at = *entry as usize;
+                self.get(self.name_at(at), at)
+            };
+        }
+        let map = IdMap { locals: local.local_at };
+        for id in ones(&local.defined) {
+            self.define(id as u32);
+        }
+        for &id in &local.defined_sparse {
+            self.define(id);
+        }
+        for k in ones(&local.local_defined) {
+            self.define(map.locals[k]);
+        }
+        map
+    }
+
     /// Each id numbered here from a name that is not a small number: the id
     /// and where its name first stands (the byte after `%`).
     pub fn named(&self) -> impl Iterator<Item = (u32, usize)> + '_ {
-        self.first_at.iter().map(|&(id, at)| (id, at as usize))
+        self.base.iter().map(|b| &b.names).chain([&self.names]).flat_map(NameTable::entries)
     }
 
     /// Each id numbered here from a small canonical decimal name: the id and
     /// the number.
     pub fn numbered(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        self.numeric.iter().enumerate().filter(|(_, &id)| id != 0).map(|(v, &id)| (id, v as u32))
+        let numbers = self.numeric.get(..self.numeric_len).unwrap_or(&[]);
+        numbers.iter().enumerate().filter_map(|(v, id)| {
+            let id = id.load(Relaxed);
+            (id != 0).then_some((id, v as u32))
+        })
     }
 
     /// The name starting at byte `at`.

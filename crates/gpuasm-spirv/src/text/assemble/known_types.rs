@@ -10,16 +10,44 @@ use rustc_hash::FxHashMap;
 /// are looked up in the map.
 const DENSE: u32 = 1 << 24;
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct KnownTypes {
     classes: FxHashMap<u32, TypeClass>,
     /// Integer type ids below [`DENSE`], as bits.
     int_ids: Vec<u64>,
     /// Integer-typed values and their types.
     value_types: FxHashMap<u32, u32>,
+    /// In a worker thread: what it added to the state it started from, in
+    /// order, for the main thread to check against its own.
+    log: Option<Additions>,
+}
+
+/// What a worker declared, in text order, for the main thread to replay.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Added {
+    Type(u32, TypeClass),
+    /// A value and its type: of an integer type, or of a type the worker
+    /// did not know (one pass records it if that is an integer type).
+    Value(u32, u32),
+}
+
+/// Types and values a worker declared.
+#[derive(Clone, Default)]
+pub(super) struct Additions {
+    pub entries: Vec<Added>,
 }
 
 impl KnownTypes {
+    /// A copy that logs what is added to it from now on.
+    pub fn logging(&self) -> Self {
+        KnownTypes { log: Some(Additions::default()), ..self.clone() }
+    }
+
+    /// What was added since [`KnownTypes::logging`].
+    pub fn additions(&mut self) -> Additions {
+        self.log.take().unwrap_or_default()
+    }
+
     pub fn class(&self, id: u32) -> Option<&TypeClass> {
         self.classes.get(&id)
     }
@@ -37,6 +65,9 @@ impl KnownTypes {
             self.int_ids[i] |= 1 << (id % 64);
         }
         self.classes.insert(id, class);
+        if let Some(log) = &mut self.log {
+            log.entries.push(Added::Type(id, class));
+        }
     }
 
     /// Undoes [`KnownTypes::declare`].
@@ -45,6 +76,11 @@ impl KnownTypes {
             *w &= !(1 << (id % 64));
         }
         self.classes.remove(&id);
+        if let Some(log) = &mut self.log {
+            if matches!(log.entries.last(), Some(&Added::Type(t, _)) if t == id) {
+                log.entries.pop();
+            }
+        }
     }
 
     #[inline]
@@ -63,11 +99,18 @@ impl KnownTypes {
     #[inline]
     pub fn note_value(&mut self, value: u32, ty: u32) -> bool {
         if !self.is_int(ty) {
+            if let Some(log) = self.log.as_mut().filter(|_| !self.classes.contains_key(&ty)) {
+                log.entries.push(Added::Value(value, ty));
+                return true;
+            }
             return false;
         }
         match self.value_types.entry(value) {
             std::collections::hash_map::Entry::Vacant(e) => {
                 e.insert(ty);
+                if let Some(log) = &mut self.log {
+                    log.entries.push(Added::Value(value, ty));
+                }
                 true
             }
             std::collections::hash_map::Entry::Occupied(_) => false,
@@ -77,6 +120,11 @@ impl KnownTypes {
     /// Undoes [`KnownTypes::note_value`].
     pub fn forget_value(&mut self, value: u32) {
         self.value_types.remove(&value);
+        if let Some(log) = &mut self.log {
+            if matches!(log.entries.last(), Some(&Added::Value(v, _)) if v == value) {
+                log.entries.pop();
+            }
+        }
     }
 
     /// The class of a value's type, if it is an integer type.

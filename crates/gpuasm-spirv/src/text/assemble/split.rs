@@ -1,0 +1,471 @@
+//! Assembling a large text on several threads, with exactly the result of
+//! reading it in one pass.
+//!
+//! The main thread reads the text up to the first function (the module's
+//! types, constants, names and decorations) and freezes the id names it
+//! has numbered. Workers then each read a later segment of the functions
+//! on top of that frozen state while the main thread reads the first. A
+//! worker gives each name the frozen state lacks a local number, and marks
+//! the output words holding one.
+//!
+//! The main thread then takes the segments in order. A worker's local
+//! names get the numbers one pass would have given them: the main thread's
+//! number if it met the name first, else the next numbers in the order the
+//! worker met them. Its marked words are rewritten and appended.
+//!
+//! A segment is thrown away, and the main thread reads it itself, whenever
+//! the worker's reading might differ from the one-pass reading:
+//! - the worker found an error (its diagnostics would lack context);
+//! - the main thread's reading did not stop exactly where the segment
+//!   starts (the split fell inside an instruction, such as a string
+//!   spanning lines);
+//! - the worker declared a type or imported a set under an id the main
+//!   thread had meanwhile declared one under (one pass would report the
+//!   second declaration), or read an OpSwitch whose selector the main
+//!   thread had meanwhile given another type (its literals would be read
+//!   with the other width).
+//!
+//! Anything else a worker cannot know, such as the type of a constant
+//! declared after the fork, makes its reading fail, so that case is the
+//! first one.
+//!
+//! Numbered names (`%123`) need no freezing: only the main thread writes
+//! its number table, and a worker that finds a name there uses that
+//! number, which is final (see [`Ids::get_rest`](super::ids)).
+//!
+//! When the output streams to a writer, a worker streams its words to an
+//! unnamed temporary file, which the main thread reads back a chunk at a
+//! time: memory stays bounded by the text, not the output.
+
+use super::ids::{ones, Frozen, IdMap, Ids, LocalIds, MAX_SPLIT_TEXT};
+use super::known_types::{Added, Additions, KnownTypes};
+use super::{AsmOptions, Assembler, Import};
+use crate::text::cursor::{is_word_end, skip_blanks, Cursor, Position};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// Segments taken over from workers, in this process (for tests).
+pub static ADOPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Texts shorter than this are read on one thread: a thread costs more
+/// than it saves.
+const MIN_TEXT: usize = 1 << 20;
+/// The least text worth a thread of its own.
+const MIN_SEGMENT: usize = 256 << 10;
+/// At most this many threads unless asked for more: merging is serial.
+const MAX_AUTO_THREADS: usize = 8;
+
+/// Where to split a text: read up to `fork` first, then one segment from
+/// each of `starts` on its own thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Plan {
+    pub fork: usize,
+    pub starts: Vec<usize>,
+}
+
+/// The split for `src` (the text up to any NUL), or `None` to read it on
+/// one thread.
+pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
+    if options.preserve_numeric_ids {
+        // Numbers depend on every name of the text (a dry run first).
+        return None;
+    }
+    if let Some((fork, starts)) = &options.split_at {
+        return Some(Plan { fork: *fork, starts: starts.clone() });
+    }
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_AUTO_THREADS),
+        n => n,
+    };
+    if threads < 2 || src.len() < MIN_TEXT || src.len() >= MAX_SPLIT_TEXT || options.general_only {
+        return None;
+    }
+    let fork = first_function(src)?;
+    let rest = src.len() - fork;
+    let n = threads.min(rest / MIN_SEGMENT);
+    if n < 2 {
+        return None;
+    }
+    let mut starts: Vec<usize> = Vec::new();
+    // The main thread's segment is a little longer: a worker's bytes cost
+    // more (local ids to mark), and the main thread merges after both.
+    let first = rest / n + rest / n / 25;
+    for k in 1..n {
+        if let Some(s) = instruction_line(src, fork + first + (rest - first) * (k - 1) / (n - 1)) {
+            if starts.last().is_none_or(|&l| s > l) {
+                starts.push(s);
+            }
+        }
+    }
+    (!starts.is_empty()).then_some(Plan { fork, starts })
+}
+
+/// Where the first line that begins with an `OpFunction` instruction
+/// begins (its first word).
+fn first_function(src: &[u8]) -> Option<usize> {
+    for at in memchr::memmem::find_iter(src, b"OpFunction") {
+        if !is_word_end(src, at + 10) {
+            continue;
+        }
+        let line = memchr::memrchr(b'\n', &src[..at]).map_or(0, |n| n + 1);
+        let first = skip_blanks(src, line);
+        if super::fast::prefix(src, first).is_some_and(|(_, op, _)| op == at) {
+            return Some(first);
+        }
+    }
+    None
+}
+
+/// The first word of the first line at or after byte `from` whose first
+/// word begins an instruction.
+fn instruction_line(src: &[u8], from: usize) -> Option<usize> {
+    let mut line = memchr::memchr(b'\n', src.get(from..)?)? + from + 1;
+    while line < src.len() {
+        let first = skip_blanks(src, line);
+        if first < src.len() && super::fast::prefix(src, first).is_some() {
+            return Some(first);
+        }
+        line = memchr::memchr(b'\n', &src[line..])? + line + 1;
+    }
+    None
+}
+
+/// What workers start from: the main thread's state at the fork.
+struct Fork {
+    base: Arc<Frozen>,
+    known: KnownTypes,
+    imports: FxHashMap<u32, Import>,
+}
+
+/// Where a worker's words are.
+enum Words {
+    InMemory(Vec<u32>),
+    /// Written to a temporary file, this many: when the output streams to a
+    /// writer, a worker's words stay out of memory too.
+    Spilled(std::fs::File, usize),
+}
+
+/// A worker's reading of one segment.
+struct Segment {
+    start: usize,
+    /// Where its reading ended: the next instruction's start, or the end of
+    /// the text.
+    end: usize,
+    ok: bool,
+    out: Words,
+    marks: Vec<u64>,
+    ids: LocalIds,
+    known: Additions,
+    imports: Vec<(u32, Import)>,
+    switch_selectors: Vec<(u32, super::TypeClass)>,
+}
+
+/// An output buffer for a segment of `len` bytes of text, its likely size
+/// already touched: a new page costs a fault, which a worker waiting for
+/// the fork can take without delaying anyone.
+fn output_buffer(len: usize) -> Vec<u32> {
+    // Disassembled text takes 9 to 12 bytes a word.
+    let mut out = Vec::with_capacity(len / 8);
+    // Not zeros: those the compiler may turn into an untouched allocation.
+    out.resize(len / 12, 1);
+    out.clear();
+    out
+}
+
+/// Where a worker writes: into memory, or (`spill`) into a temporary file.
+enum Output {
+    Memory(Vec<u32>),
+    Spill(std::io::BufWriter<std::fs::File>),
+}
+
+impl Output {
+    /// The output for a segment of `len` bytes of text.
+    fn new(spill: bool, len: usize) -> Output {
+        if spill {
+            if let Ok(file) = tempfile::tempfile() {
+                return Output::Spill(std::io::BufWriter::with_capacity(1 << 16, file));
+            }
+        }
+        Output::Memory(output_buffer(len))
+    }
+}
+
+/// Reads `src` from `start` (the first word of an instruction) until the
+/// next instruction would start at or after `stop`, writing into `out`.
+fn work(text: &str, src: &str, options: &AsmOptions, fork: &Fork, start: usize, stop: usize, out: Output) -> Segment {
+    let cur = Cursor::without_nul(src);
+    let (memory, mut spill) = match out {
+        Output::Memory(words) => (Some(words), None),
+        Output::Spill(file) => (None, Some(file)),
+    };
+    let capacity = super::STREAM_CHUNK_WORDS + 0x1_0000;
+    let sink = spill.as_mut().map(|s| s as &mut dyn std::io::Write);
+    let mut a = Assembler::with_cursor(text, cur, options, FxHashSet::default(), sink, capacity);
+    if let Some(words) = memory {
+        a.out = words;
+    }
+    a.worker = true;
+    a.ids = Ids::worker(text, fork.base.clone());
+    a.known = fork.known.logging();
+    a.imports = fork.imports.clone();
+    a.cur.pos = Position { index: start };
+    a.run_to(stop);
+    a.flush_out();
+    let mut ok = !a.diags.has_errors() && !a.gave_up && a.io_error.is_none();
+    let (end, count) = (if a.cur.has_text() { a.cur.pos.index } else { src.len() }, a.flushed);
+    let out = std::mem::take(&mut a.out);
+    let segment = Segment {
+        start,
+        end,
+        ok,
+        out: Words::InMemory(Vec::new()),
+        marks: std::mem::take(&mut a.marks),
+        known: a.known.additions(),
+        imports: std::mem::take(&mut a.imports_added),
+        switch_selectors: std::mem::take(&mut a.switch_selectors),
+        ids: a.ids.into_local(),
+    };
+    let out = match spill {
+        None => Words::InMemory(out),
+        Some(spill) => match spill.into_inner() {
+            Ok(file) => Words::Spilled(file, count),
+            Err(_) => {
+                ok = false;
+                Words::InMemory(Vec::new())
+            }
+        },
+    };
+    Segment { ok, out, ..segment }
+}
+
+impl<'t> Assembler<'t, '_> {
+    /// Reads the whole text (from its first word) as `plan` splits it.
+    pub(super) fn run_split(&mut self, plan: Plan) {
+        let src = self.cur.source();
+        let mut starts = plan.starts;
+        starts.retain(|&s| s > self.cur.pos.index && s < src.len());
+        starts.sort_unstable();
+        starts.dedup();
+        if starts.is_empty() {
+            self.run_to(usize::MAX);
+            return;
+        }
+        let (text, options, spill) = (self.text, self.options, self.sink.is_some());
+        std::thread::scope(|scope| {
+            // Workers start at once, to make their output buffers ready while
+            // this thread reads up to the fork; then they wait for its state.
+            let workers: Vec<_> = (0..starts.len())
+                .map(|i| {
+                    let (start, stop) = (starts[i], starts.get(i + 1).copied().unwrap_or(usize::MAX));
+                    let (send, receive) = std::sync::mpsc::channel::<Option<Arc<Fork>>>();
+                    let worker = scope.spawn(move || {
+                        let out = Output::new(spill, stop.min(src.len()) - start);
+                        let fork = receive.recv().ok().flatten()?;
+                        Some(work(text, src, options, &fork, start, stop, out))
+                    });
+                    (send, worker)
+                })
+                .collect();
+            self.run_to(plan.fork);
+            let fork = (!self.diags.has_errors() && self.cur.has_text()).then(|| {
+                Arc::new(Fork { base: self.ids.freeze(), known: self.known.clone(), imports: self.imports.clone() })
+            });
+            for (send, _) in &workers {
+                // A worker that has gone (it cannot have) needs nothing.
+                let _ = send.send(fork.clone());
+            }
+            self.run_to(starts[0]);
+            for (i, (_, worker)) in workers.into_iter().enumerate() {
+                let segment = worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                let next = starts.get(i + 1).copied().unwrap_or(usize::MAX);
+                if let Some(segment) = segment {
+                    if self.cur.pos.index == segment.start && segment.ok && !self.diags.has_errors() {
+                        self.adopt(segment, next != usize::MAX);
+                    }
+                }
+                if self.cur.pos.index < next {
+                    self.run_to(next);
+                }
+            }
+        });
+    }
+
+    /// Appends a worker's segment as if this thread had read it, unless
+    /// one pass would have read it differently. `more`: segments follow,
+    /// which need what this one declared.
+    fn adopt(&mut self, mut segment: Segment, more: bool) {
+        if self.clashes(&segment) {
+            return;
+        }
+        let map = self.ids.adopt(std::mem::take(&mut segment.ids));
+        if more {
+            // In text order, as one pass records them: a value noted twice
+            // keeps its first type, and only integer types count.
+            for &added in &segment.known.entries {
+                match added {
+                    Added::Type(t, class) => self.known.declare(map.get(t), class),
+                    Added::Value(v, t) => _ = self.known.note_value(map.get(v), map.get(t)),
+                }
+            }
+            for &(i, import) in &segment.imports {
+                self.imports.insert(map.get(i), import);
+            }
+        }
+        match &mut segment.out {
+            Words::InMemory(out) => {
+                let len = out.len();
+                for i in ones(&segment.marks).take_while(|&i| i < len) {
+                    out[i] = map.get(out[i]);
+                }
+                self.emit_segment(out);
+            }
+            Words::Spilled(file, count) => {
+                if let Err(e) = self.emit_spilled(file, *count, &segment.marks, &map) {
+                    self.io_error.get_or_insert(e);
+                }
+            }
+        }
+        self.cur.pos = Position { index: segment.end };
+        ADOPTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Reads a spilled segment back a chunk at a time, rewrites its marked
+    /// words by `map`, and writes it after the words of this thread.
+    fn emit_spilled(
+        &mut self,
+        file: &mut std::fs::File,
+        count: usize,
+        marks: &[u64],
+        map: &IdMap,
+    ) -> std::io::Result<()> {
+        use std::io::{Read, Seek};
+        self.flush_out();
+        file.rewind()?;
+        const CHUNK: usize = 1 << 14;
+        let mut bytes = vec![0u8; 4 * CHUNK];
+        let mut marked = ones(marks).peekable();
+        let mut done = 0;
+        while done < count {
+            let n = CHUNK.min(count - done);
+            let chunk = &mut bytes[..4 * n];
+            file.read_exact(chunk)?;
+            while let Some(i) = marked.next_if(|&i| i < done + n) {
+                let at = 4 * (i - done);
+                let word: [u8; 4] = chunk[at..at + 4].try_into().expect("four bytes");
+                chunk[at..at + 4].copy_from_slice(&map.get(u32::from_le_bytes(word)).to_le_bytes());
+            }
+            if let (Some(sink), None, false) = (self.sink.as_mut(), &self.io_error, self.diags.has_errors()) {
+                sink.write_all(chunk)?;
+            }
+            done += n;
+        }
+        Ok(())
+    }
+
+    /// Whether one pass would have read the segment differently from its
+    /// worker, for want of what this thread declared meanwhile: a type or
+    /// set again under an id (an error), or an OpSwitch selector of
+    /// another type (other literal widths). Nothing else read depends on
+    /// earlier declarations in a way a worker could get wrong unnoticed.
+    fn clashes(&self, segment: &Segment) -> bool {
+        let here = |id| self.ids.find_local(&segment.ids, id);
+        let types = segment.known.entries.iter().filter_map(|a| match *a {
+            Added::Type(t, _) => Some(t),
+            Added::Value(..) => None,
+        });
+        types.into_iter().any(|t| here(t).is_some_and(|t| self.known.is_declared(t)))
+            || segment.imports.iter().any(|&(i, _)| here(i).is_some_and(|i| self.imports.contains_key(&i)))
+            || segment.switch_selectors.iter().any(|&(v, class)| {
+                // This thread's definition came first, so its type counts.
+                here(v).and_then(|v| self.known.value_class(v)).is_some_and(|&c| c != class)
+            })
+    }
+
+    /// Appends finished words after those of this thread.
+    fn emit_segment(&mut self, words: &[u32]) {
+        if self.sink.is_none() {
+            self.out.extend_from_slice(words);
+            return;
+        }
+        self.flush_out();
+        if let (Some(sink), None, false) = (self.sink.as_mut(), &self.io_error, self.diags.has_errors()) {
+            if let Err(e) = sink.write_all(crate::binary::words_as_le_bytes(words)) {
+                self.io_error = Some(e);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module of `functions` functions of `lines` loads and stores each.
+    fn big_text(functions: usize, lines: usize) -> String {
+        let mut t = String::from(
+            "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+             %int = OpTypeInt 32 1\n%ptr = OpTypePointer Function %int\n",
+        );
+        for f in 0..functions {
+            t += &format!("%f{f} = OpFunction %void None %fn\n%l{f} = OpLabel\n%v{f} = OpVariable %ptr Function\n");
+            for i in 0..lines {
+                t += &format!("%{} = OpLoad %int %v{f}\nOpStore %v{f} %{}\n", f * lines + i + 100, f * lines + i + 100);
+            }
+            t += "OpReturn\nOpFunctionEnd\n";
+        }
+        t
+    }
+
+    #[test]
+    fn plans_split_at_instructions_after_the_first_function() {
+        let text = big_text(400, 150);
+        assert!(text.len() > MIN_TEXT);
+        let options = AsmOptions { threads: 3, ..AsmOptions::default() };
+        let plan = plan(text.as_bytes(), &options).expect("a large text is split");
+        assert_eq!(&text[plan.fork..plan.fork + 22], "%f0 = OpFunction %void");
+        assert_eq!(plan.starts.len(), 2);
+        for &s in &plan.starts {
+            assert!(s > plan.fork && text[..s].ends_with('\n'), "{s}");
+            assert!(super::super::fast::prefix(text.as_bytes(), s).is_some(), "{s}");
+        }
+        // The main thread's share (after the fork) is the largest.
+        let first = plan.starts[0] - plan.fork;
+        assert!(first > plan.starts[1] - plan.starts[0] && first > text.len() - plan.starts[1]);
+    }
+
+    #[test]
+    fn small_or_functionless_or_one_thread_texts_are_not_split() {
+        let options = AsmOptions { threads: 2, ..AsmOptions::default() };
+        assert_eq!(plan(big_text(20, 20).as_bytes(), &options), None);
+        // Over a megabyte, but almost all before the first function.
+        let mut text = String::from("OpCapability Shader\n");
+        for i in 0..60_000 {
+            text += &format!("%n{i} = OpTypeBool\n");
+        }
+        assert!(text.len() > MIN_TEXT);
+        text += &big_text(1, 10);
+        assert_eq!(plan(text.as_bytes(), &options), None);
+        let big = big_text(400, 150);
+        assert_eq!(plan(big.as_bytes(), &AsmOptions { threads: 1, ..AsmOptions::default() }), None);
+        let preserve = AsmOptions { threads: 2, preserve_numeric_ids: true, ..AsmOptions::default() };
+        assert_eq!(plan(big.as_bytes(), &preserve), None);
+    }
+
+    /// The automatic split of a large text gives what one pass gives, and
+    /// is taken over (not read again).
+    #[test]
+    fn large_texts_split_by_themselves_like_one_pass() {
+        let text = big_text(400, 150);
+        let before = ADOPTED.load(std::sync::atomic::Ordering::Relaxed);
+        let split = super::super::assemble(&text, &AsmOptions { threads: 3, ..AsmOptions::default() }).unwrap();
+        assert!(ADOPTED.load(std::sync::atomic::Ordering::Relaxed) >= before + 2);
+        let one = super::super::assemble(&text, &AsmOptions { threads: 1, ..AsmOptions::default() }).unwrap();
+        assert_eq!(split, one);
+        let mut streamed = Vec::new();
+        let done =
+            super::super::assemble_to_writer(&text, &AsmOptions { threads: 3, ..AsmOptions::default() }, &mut streamed)
+                .unwrap();
+        streamed[..20].copy_from_slice(crate::binary::words_as_le_bytes(&done.header));
+        assert_eq!(streamed, crate::binary::words_as_le_bytes(&one));
+    }
+}

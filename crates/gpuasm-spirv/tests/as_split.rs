@@ -1,0 +1,215 @@
+//! Assembling on several threads gives exactly what one pass gives: the
+//! same words and warnings, or the same diagnostics. Every case of the
+//! golden corpora (whose one-pass result `as_golden` holds to spirv-as's)
+//! is split at the first function, half-way, with no fork at all, at
+//! arbitrary bytes (inside words, strings and comments), and for short
+//! texts at every line, both into memory and streamed (where workers spill
+//! to temporary files).
+
+mod common;
+
+use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, segments_adopted, AsmOptions};
+use gpuasm_spirv::TargetEnv;
+
+fn options(flags: &str) -> AsmOptions {
+    let mut o = AsmOptions { threads: 1, ..AsmOptions::default() };
+    let mut it = flags.split_whitespace();
+    while let Some(f) = it.next() {
+        match f {
+            "--preserve-numeric-ids" => o.preserve_numeric_ids = true,
+            "--target-env" => o.target_env = Some(TargetEnv::parse(it.next().unwrap()).unwrap()),
+            other => panic!("unknown flag {other}"),
+        }
+    }
+    o
+}
+
+/// Where lines begin that begin with a word.
+fn line_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut starts = Vec::new();
+    let mut at = 0;
+    while at < b.len() {
+        let first = at + b[at..].iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+        if first < b.len() && !matches!(b[first], b'\n' | b';') {
+            starts.push(first);
+        }
+        at = match b[at..].iter().position(|&c| c == b'\n') {
+            Some(n) => at + n + 1,
+            None => b.len(),
+        };
+    }
+    starts
+}
+
+/// The splits tried on `text`: (fork, segment starts).
+fn plans(text: &str, seed: u64) -> Vec<(usize, Vec<usize>)> {
+    let lines = line_starts(text);
+    if lines.len() < 2 {
+        return Vec::new();
+    }
+    let function = text.find("OpFunction ").map_or(0, |at| text[..at].rfind('\n').map_or(0, |n| n + 1));
+    let half = lines[lines.len() / 2];
+    let mut plans = vec![
+        (function, vec![half]),
+        (0, vec![lines[lines.len() / 3], lines[2 * lines.len() / 3]]),
+        (lines[1], vec![*lines.last().unwrap()]),
+    ];
+    // Arbitrary bytes, from a seed per case.
+    let mut r = seed | 1;
+    let mut next = |n: usize| {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        (r % n as u64) as usize
+    };
+    let fork = next(text.len());
+    let mut starts: Vec<usize> = (0..3).map(|_| next(text.len())).collect();
+    starts.sort_unstable();
+    plans.push((fork, starts));
+    if lines.len() <= 40 {
+        plans.push((0, lines[1..].to_vec()));
+    }
+    plans
+}
+
+/// One pass or split: words (header included) and warnings, or diagnostics.
+fn in_memory(text: &str, o: &AsmOptions) -> String {
+    format!("{:?}", assemble_with_warnings(text, o).map(|a| (a.words, a.warnings)))
+}
+
+fn streamed(text: &str, o: &AsmOptions) -> String {
+    let mut bytes = Vec::new();
+    match assemble_to_writer(text, o, &mut bytes) {
+        Ok(done) => format!("{:?} {:?} {:?}", bytes, done.header, done.warnings),
+        Err(gpuasm_spirv::text::StreamError::Assembly(d)) => format!("{d:?}"),
+        Err(e) => panic!("I/O error writing to memory: {e:?}"),
+    }
+}
+
+fn check_archive(archive: &str, dirs: &[&str]) {
+    let files = common::read_tar_xz(archive);
+    let mut failures = Vec::new();
+    let (mut cases, mut splits) = (0, 0);
+    let adopted_before = segments_adopted();
+    for dir in dirs {
+        let manifest = String::from_utf8(files[&format!("{dir}/MANIFEST.tsv")].clone()).unwrap();
+        for (row_number, row) in manifest.lines().skip(1).enumerate() {
+            let cols: Vec<&str> = row.split('\t').collect();
+            let (file, flags) = (cols[0], cols[1]);
+            let text = String::from_utf8_lossy(&files[&format!("{dir}/{file}")]).into_owned();
+            let base = options(flags);
+            let (one_pass, one_pass_streamed) = (in_memory(&text, &base), streamed(&text, &base));
+            cases += 1;
+            for (k, (fork, starts)) in plans(&text, row_number as u64 * 0x9e37_79b9 + 7).into_iter().enumerate() {
+                splits += 1;
+                let split = AsmOptions { split_at: Some((fork, starts.clone())), ..base.clone() };
+                if in_memory(&text, &split) != one_pass {
+                    failures.push(format!("{dir}/{file} [{flags}] split {fork} {starts:?}: differs in memory"));
+                }
+                // Streaming on some plans, the general path on one.
+                if k % 2 == 0 && streamed(&text, &split) != one_pass_streamed {
+                    failures.push(format!("{dir}/{file} [{flags}] split {fork} {starts:?}: differs streamed"));
+                }
+                if k == 1 && in_memory(&text, &AsmOptions { general_only: true, ..split.clone() }) != one_pass {
+                    failures.push(format!("{dir}/{file} [{flags}] split {fork} {starts:?}: differs, general path"));
+                }
+            }
+        }
+    }
+    let adopted = segments_adopted() - adopted_before;
+    println!("{archive}: {cases} cases, {splits} splits, {adopted} or more segments taken from workers");
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    // The split must really be used, not only fall back to one pass.
+    assert!(adopted >= splits / 2, "only {adopted} segments taken over in {splits} splits");
+}
+
+#[test]
+fn unit_snippets_split_like_one_pass() {
+    check_archive("asm/unit.tar.xz", &["unit"]);
+}
+
+#[test]
+fn assembly_files_split_like_one_pass() {
+    check_archive("asm/asm.tar.xz", &["asm", "asm-rejected"]);
+}
+
+#[test]
+fn own_tricky_cases_split_like_one_pass() {
+    check_archive("asm-own/cases.tar.xz", &["cases"]);
+}
+
+#[test]
+fn disassembled_corpus_splits_like_one_pass() {
+    check_archive("asm-own/disasm.tar.xz", &["disasm"]);
+}
+
+/// A text with `@fork` and `@split` lines marking where to split: the text
+/// without them, and the plan.
+fn marked(text: &str) -> (String, (usize, Vec<usize>)) {
+    let (mut out, mut fork, mut starts) = (String::new(), 0, Vec::new());
+    for line in text.lines() {
+        match line.trim() {
+            "@fork" => fork = out.len(),
+            "@split" => starts.push(out.len()),
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    (out, (fork, starts))
+}
+
+/// Each rule a worker's reading must respect, in a case that one pass
+/// reads differently if the rule is broken.
+#[test]
+fn hand_written_splits_read_like_one_pass() {
+    let head = "OpCapability Shader\nOpCapability Int64\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n";
+    let cases = [
+        // A type declared again in a later segment is an error.
+        ("type declared twice", "@fork\n%t = OpTypeInt 32 0\n@split\n%t = OpTypeInt 32 0\n"),
+        // So is a set imported again.
+        ("set imported twice", "@fork\n%g = OpExtInstImport \"GLSL.std.450\"\n@split\n%g = OpExtInstImport \"GLSL.std.450\"\n"),
+        // A switch reads its literals with the selector's first type.
+        (
+            "selector typed first elsewhere",
+            "%i32 = OpTypeInt 32 1\n%i64 = OpTypeInt 64 1\n@fork\n%x = OpUndef %i64\n@split\n%x = OpUndef %i32\n\
+             %f = OpFunction %void None %fn\n%l = OpLabel\nOpSelectionMerge %m None\nOpSwitch %x %m 5 %m\n\
+             %m = OpLabel\nOpReturn\nOpFunctionEnd\n",
+        ),
+        // A constant of a type declared after the fork.
+        ("constant of a later type", "@fork\n%i = OpTypeInt 32 1\n@split\n%c = OpConstant %i 7\n%d = OpConstant %i -7\n"),
+        // A value whose type a worker does not know, switched on later.
+        (
+            "value of an unknown type",
+            "@fork\n%i = OpTypeInt 64 0\n@split\n%x = OpUndef %i\n@split\n%f = OpFunction %void None %fn\n%l = OpLabel\n\
+             OpSelectionMerge %m None\nOpSwitch %x %m 4294967296 %m\n%m = OpLabel\nOpReturn\nOpFunctionEnd\n",
+        ),
+        // A value declared before its type is not typed by it.
+        (
+            "value before its type",
+            "@fork\n%x = OpUndef %i\n%i = OpTypeInt 32 0\n@split\n%f = OpFunction %void None %fn\n%l = OpLabel\n\
+             OpSelectionMerge %m None\nOpSwitch %x %m 1 %m\n%m = OpLabel\nOpReturn\nOpFunctionEnd\n",
+        ),
+        // A split inside a string that spans lines.
+        ("split in a string", "@fork\nOpName %void \"a\n@split\n%y = OpTypeBool\nb\"\n%z = OpTypeBool\n"),
+        // An error in a worker's segment, reported as one pass reports it.
+        ("error in a worker's segment", "@fork\n%i = OpTypeInt 32 1\n@split\n%c = OpConstant %i 7\n%d = OpConstnt %i 7\n"),
+        // Names met first in one segment and used in another, both ways.
+        (
+            "forward references",
+            "@fork\n%f = OpFunction %void None %fn\n%l = OpLabel\n%r = OpFunctionCall %void %g\nOpReturn\nOpFunctionEnd\n\
+             @split\n%g = OpFunction %void None %fn\n%l2 = OpLabel\n%r2 = OpFunctionCall %void %f\nOpReturn\nOpFunctionEnd\n",
+        ),
+        // Ids used but never defined: the same warnings, in order.
+        ("undefined ids", "@fork\n%p = OpTypePointer Function %nowhere\n@split\n%q = OpTypePointer Function %7\n%r = OpTypePointer Function %nowhere\n"),
+    ];
+    for (what, body) in cases {
+        let (text, plan) = marked(&format!("{head}{body}"));
+        let one_pass = AsmOptions { threads: 1, ..AsmOptions::default() };
+        let split = AsmOptions { split_at: Some(plan), ..AsmOptions::default() };
+        assert_eq!(in_memory(&text, &split), in_memory(&text, &one_pass), "{what}: in memory");
+        assert_eq!(streamed(&text, &split), streamed(&text, &one_pass), "{what}: streamed");
+    }
+}
