@@ -1,6 +1,6 @@
 //! `gpuasm as`: SPIR-V assembly text to a binary, with spirv-as's options.
 
-use crate::io::{read_input, write_atomically_file, write_words, Output};
+use crate::io::{read_input, utf8_text, write_atomically_file, write_words, Output};
 use anyhow::{bail, Result};
 use clap::Args;
 use gpuasm_spirv::binary::words_as_le_bytes;
@@ -31,6 +31,10 @@ pub struct AsArgs {
     /// Do not print warnings.
     #[arg(long)]
     no_warnings: bool,
+    /// Threads to assemble large texts with (default: one per CPU, up to
+    /// 8); the output is the same whatever the number.
+    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
+    threads: usize,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -50,16 +54,12 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
         },
     };
     let (bytes, name) = read_input(args.input.as_deref())?;
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        // spirv-as reads bytes; keep going with replacement characters so
-        // that positions still point at the right lines.
-        Err(_) => String::from_utf8_lossy(&bytes),
-    };
+    let text = utf8_text(&bytes);
     let options = AsmOptions {
         target_env,
         preserve_numeric_ids: args.preserve_numeric_ids,
         generator: args.generator.unwrap_or(0),
+        threads: args.threads,
         ..AsmOptions::default()
     };
     let output = Output::from_arg(args.output.as_deref(), Some("out.spv"));

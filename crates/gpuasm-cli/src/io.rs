@@ -55,6 +55,34 @@ fn read_stdin() -> Result<(Input, String)> {
     Ok((Input::Read(bytes), "<stdin>".into()))
 }
 
+/// Inputs at least this big are checked for UTF-8 on two threads.
+const CHECK_IN_HALVES_AT_LEAST: usize = 4 << 20;
+
+/// The input as text. Invalid UTF-8 is replaced (positions in diagnostics
+/// still point at the right lines); spirv-as reads bytes.
+pub fn utf8_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if bytes.len() >= CHECK_IN_HALVES_AT_LEAST {
+        // Split just after a newline, a character boundary of valid text.
+        if let Some(nl) = bytes[bytes.len() / 2..].iter().position(|&c| c == b'\n') {
+            let (a, b) = bytes.split_at(bytes.len() / 2 + nl + 1);
+            let second = std::thread::scope(|s| {
+                let second = s.spawn(|| std::str::from_utf8(b).is_ok());
+                std::str::from_utf8(a).is_ok() && second.join().unwrap_or(false)
+            });
+            if second {
+                // SAFETY: both halves are valid UTF-8, and the first ends with
+                // an ASCII byte, so together they are valid UTF-8.
+                return std::borrow::Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+            }
+            return String::from_utf8_lossy(bytes);
+        }
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// Where output goes.
 pub enum Output {
     Stdout,
