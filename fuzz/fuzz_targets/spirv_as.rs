@@ -1,10 +1,12 @@
 //! Arbitrary text → assembler. Must never panic; an accepted text must give
 //! a module the reader accepts (ids past the bound aside), and every error
 //! must point inside the text. The shortcut for common instructions must
-//! give exactly what the general path gives, words and diagnostics.
+//! give exactly what the general path gives, words and diagnostics, and so
+//! must splitting the text between threads (at points taken from the text:
+//! line starts, which workers usually get to keep, and arbitrary bytes).
 #![no_main]
 use gpuasm_spirv::binary::{InstructionParser, ParserOptions};
-use gpuasm_spirv::text::{assemble, AsmOptions};
+use gpuasm_spirv::text::{assemble, assemble_with_warnings, AsmOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,6 +16,14 @@ fuzz_target!(|data: &[u8]| {
         let result = assemble(text, &options);
         let general = assemble(text, &AsmOptions { general_only: true, ..options.clone() });
         assert_eq!(format!("{result:?}"), format!("{general:?}"));
+        if !preserve {
+            let one_pass = format!("{:?}", assemble_with_warnings(text, &options).map(|a| (a.words, a.warnings)));
+            for split_at in splits(text) {
+                let split = AsmOptions { split_at: Some(split_at), ..options.clone() };
+                let got = format!("{:?}", assemble_with_warnings(text, &split).map(|a| (a.words, a.warnings)));
+                assert_eq!(got, one_pass);
+            }
+        }
         match result {
             Ok(words) => {
                 assert_eq!(words[0], 0x0723_0203);
@@ -31,3 +41,17 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// Split points from the text itself: its line starts, thirds, and bytes
+/// picked by a hash of it.
+fn splits(text: &str) -> Vec<(usize, Vec<usize>)> {
+    let lines: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let pick = |k: u64| (hash.rotate_left(k as u32 * 13) % (text.len() as u64 + 1)) as usize;
+    let mut plans = vec![(pick(1), vec![pick(2), pick(3)])];
+    if lines.len() > 2 {
+        plans.push((lines[1], lines[2..].to_vec()));
+        plans.push((0, vec![lines[lines.len() / 3], lines[2 * lines.len() / 3]]));
+    }
+    plans
+}
