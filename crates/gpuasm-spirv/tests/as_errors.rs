@@ -51,6 +51,36 @@ fn undefined_ids_are_warnings_not_errors() {
     assert_eq!((a.warnings.items[0].line, a.warnings.items[0].column), (1, 29));
 }
 
+/// The first 20 undefined ids are reported, in order of first use,
+/// numbered and named alike (one pass over the text finds the numbers'
+/// first uses, however many there are).
+#[test]
+fn undefined_ids_are_reported_in_order_of_first_use() {
+    let mut text = String::from("OpCapability Shader\n; %7 in a comment, used later\n");
+    let mut expected = Vec::new();
+    for i in 0..3000u32 {
+        // Numbers out of order, names between them, some used twice.
+        let (a, b) = ((i * 7919) % 3000 + 1, format!("n{}", i % 1500));
+        text += &format!("OpName %{a} \"%{a}\"\nOpName %{b} \"x\"\n");
+        for name in [format!("%{a}"), format!("%{b}")] {
+            if !expected.contains(&name) && expected.len() < 20 {
+                expected.push(name);
+            }
+        }
+    }
+    // `%7` stands first in the comment, as a whole word.
+    expected.retain(|n| n != "%7");
+    expected.insert(0, "%7".to_string());
+    expected.truncate(20);
+    // Look-alikes of numbers are not their uses.
+    text = text.replacen("OpCapability Shader", "OpCapability Shader\n%x = OpTypeVoid ; %01 %1a", 1);
+    let a = assemble_with_warnings(&text, &AsmOptions::default()).unwrap();
+    let got: Vec<&str> =
+        a.warnings.items.iter().map(|d| d.message.strip_suffix(" is used but never defined").unwrap()).collect();
+    assert_eq!(got, expected);
+    assert_eq!((a.warnings.items[0].line, a.warnings.items[0].column), (3, 3));
+}
+
 #[test]
 fn error_count_is_capped() {
     let text = "OpBad\n".repeat(500);

@@ -19,7 +19,10 @@ mod ids;
 mod known_types;
 mod opcodes;
 mod split;
-use ids::{find_id_use, scan_id_name, Ids};
+use ids::{first_number_uses, scan_id_name, Ids};
+
+/// At most this many ids used but never defined are reported.
+const MAX_UNDEFINED_REPORTED: usize = 20;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Assembler switches, one per spirv-as option (plus ours).
@@ -1149,16 +1152,14 @@ impl<'t, 'o> Assembler<'t, 'o> {
         if ids.all_defined() {
             return;
         }
-        // Numbers keep no position: find their first use in the text.
-        let text = self.text;
-        let numbered = ids.numbered().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, v)| {
-            let name = format!("%{v}");
-            find_id_use(text, &name).unwrap_or(0) + 1
-        });
+        // Numbers keep no position: find the first uses in the text, in one
+        // pass (only the earliest are reported).
+        let numbers: FxHashSet<u32> = ids.numbered().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, v)| v).collect();
+        let numbered = first_number_uses(self.text, &numbers, MAX_UNDEFINED_REPORTED);
         let mut undefined: Vec<usize> =
             ids.named().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, at)| at).chain(numbered).collect();
         undefined.sort_unstable();
-        for start in undefined.into_iter().take(20) {
+        for start in undefined.into_iter().take(MAX_UNDEFINED_REPORTED) {
             // The name's first occurrence; its '%' is one byte before.
             let len = self.ids.name_at(start).len();
             let at = start - 1;

@@ -516,17 +516,24 @@ impl<'t> Ids<'t> {
     }
 }
 
-/// The first place `name` (with its `%`) stands as a whole word.
-pub(super) fn find_id_use(text: &str, name: &str) -> Option<usize> {
+/// Where the first uses of the numbers in `numbers` stand (the byte after
+/// their `%`), in text order, at most `limit` of them: `%` followed by the
+/// number as a whole word, wherever it stands, found in one pass.
+pub(super) fn first_number_uses(text: &str, numbers: &FxHashSet<u32>, limit: usize) -> Vec<usize> {
     let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(p) = memchr::memmem::find(&b[from..], name.as_bytes()) {
-        let at = from + p;
-        let end = at + name.len();
-        if end == b.len() || !ID_CHAR[b[end] as usize] {
-            return Some(at);
+    let mut found = Vec::new();
+    let mut seen = FxHashSet::default();
+    for at in memchr::memchr_iter(b'%', b) {
+        if found.len() == limit || seen.len() == numbers.len() {
+            break;
         }
-        from = at + 1;
+        let start = at + 1;
+        let len = b[start..].iter().take_while(|&&c| ID_CHAR[c as usize]).count();
+        if let Some(v) = small_number(&b[start..start + len]) {
+            if numbers.contains(&(v as u32)) && seen.insert(v as u32) {
+                found.push(start);
+            }
+        }
     }
-    None
+    found
 }
