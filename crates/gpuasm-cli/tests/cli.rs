@@ -207,6 +207,44 @@ fn as_stdin_to_stdout_and_target_env() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("valid values"));
 }
 
+/// A large text (over a megabyte) is split between threads: the file (its
+/// workers spill to temporary files) and standard output are the same
+/// bytes as on one thread, and so are the warnings.
+#[test]
+fn as_large_texts_on_threads_give_one_threads_bytes() {
+    let mut text = String::from(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
+         %int = OpTypeInt 32 1\n%ptr = OpTypePointer Function %int\n",
+    );
+    for f in 0..300 {
+        text += &format!("%f{f} = OpFunction %void None %fn\n%l{f} = OpLabel\n%v{f} = OpVariable %ptr Function\n");
+        for i in 0..200 {
+            let n = f * 200 + i + 100;
+            text += &format!("%{n} = OpLoad %int %v{f}\nOpStore %v{f} %{n}\n");
+        }
+        text += &format!("OpStore %v{f} %undefined{f}\nOpReturn\nOpFunctionEnd\n");
+    }
+    assert!(text.len() > 2 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("big.spvasm");
+    std::fs::write(&src, &text).unwrap();
+    let run = |threads: &str, out: &str| {
+        let o =
+            gpuasm().args(["as", "--threads", threads]).arg(&src).args(["-o", out]).current_dir(dir.path()).output();
+        let o = o.unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (o.stdout, o.stderr)
+    };
+    let (_, warnings_one) = run("1", "one.spv");
+    let (_, warnings_two) = run("2", "two.spv");
+    let (stdout, _) = run("2", "-");
+    let one = std::fs::read(dir.path().join("one.spv")).unwrap();
+    assert_eq!(std::fs::read(dir.path().join("two.spv")).unwrap(), one);
+    assert_eq!(stdout, one);
+    assert_eq!(warnings_two, warnings_one);
+    assert!(String::from_utf8_lossy(&warnings_one).contains("%undefined0 is used but never defined"));
+}
+
 fn mali_corpus(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../gpuasm-mali/tests/corpus").join(name)
 }

@@ -78,7 +78,10 @@ fn benches(c: &mut Criterion) {
         disassemble_to(&words, &Options { friendly_names: friendly, ..Options::default() }, &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
         g.throughput(Throughput::Bytes(text.len() as u64));
+        // Large texts are split between threads by default.
         g.bench_function(label, |b| b.iter(|| assemble(&text, &AsmOptions::default()).unwrap().len()));
+        let one = AsmOptions { threads: 1, ..AsmOptions::default() };
+        g.bench_function(format!("{label}_one_thread"), |b| b.iter(|| assemble(&text, &one).unwrap().len()));
     }
     g.finish();
 }

@@ -9,19 +9,9 @@
 mod common;
 
 use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, segments_adopted, AsmOptions};
-use gpuasm_spirv::TargetEnv;
 
 fn options(flags: &str) -> AsmOptions {
-    let mut o = AsmOptions { threads: 1, ..AsmOptions::default() };
-    let mut it = flags.split_whitespace();
-    while let Some(f) = it.next() {
-        match f {
-            "--preserve-numeric-ids" => o.preserve_numeric_ids = true,
-            "--target-env" => o.target_env = Some(TargetEnv::parse(it.next().unwrap()).unwrap()),
-            other => panic!("unknown flag {other}"),
-        }
-    }
-    o
+    common::asm_options(flags, AsmOptions { threads: 1, ..AsmOptions::default() })
 }
 
 /// Where lines begin that begin with a word.

@@ -39,9 +39,10 @@ pub struct AsmOptions {
     /// Stop after this many errors.
     pub max_errors: usize,
     /// Threads to assemble with: 0 (the default) for as many as the
-    /// machine has, up to 8. Texts under a megabyte, and texts assembled
-    /// with `preserve_numeric_ids`, are read on the calling thread. The
-    /// result never depends on this.
+    /// machine has, up to 8. Texts under a megabyte, texts without a
+    /// function, and texts assembled with `preserve_numeric_ids` are read
+    /// on the calling thread. The result (words, warnings, errors) never
+    /// depends on this.
     pub threads: usize,
     /// Read every instruction the general way, skipping the shortcut for
     /// common instructions. The result is the same; tests and fuzzing use
@@ -130,6 +131,9 @@ pub enum StreamError {
 /// Assembles `text`, writing the module's little-endian bytes to `out` as
 /// it goes, so the whole binary is never held in memory (the command line
 /// uses this to write files). See [`Streamed::header`] for the header.
+/// Threads that read later stretches of a large text (see
+/// [`AsmOptions::threads`]) keep their words in unnamed temporary files
+/// until their turn comes.
 ///
 /// ```
 /// use gpuasm_spirv::text::{assemble, assemble_to_writer, AsmOptions};

@@ -33,3 +33,18 @@ pub fn read_tar_xz(rel: &str) -> BTreeMap<String, Vec<u8>> {
 pub fn words(bytes: &[u8]) -> Vec<u32> {
     bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }
+
+/// Assembler options from a golden manifest's flags column (spirv-as's
+/// flags), on `base`.
+pub fn asm_options(flags: &str, base: gpuasm_spirv::text::AsmOptions) -> gpuasm_spirv::text::AsmOptions {
+    let mut o = base;
+    let mut it = flags.split_whitespace();
+    while let Some(f) = it.next() {
+        match f {
+            "--preserve-numeric-ids" => o.preserve_numeric_ids = true,
+            "--target-env" => o.target_env = Some(gpuasm_spirv::TargetEnv::parse(it.next().unwrap()).unwrap()),
+            other => panic!("unknown flag {other}"),
+        }
+    }
+    o
+}
