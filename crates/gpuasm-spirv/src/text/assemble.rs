@@ -328,7 +328,8 @@ impl<'t, 'o> Assembler<'t, 'o> {
         sink: Option<&'o mut dyn std::io::Write>,
     ) -> Self {
         let capacity = if sink.is_some() { STREAM_CHUNK_WORDS + 0x1_0000 } else { 5 + text.len() / 10 };
-        let mut a = Self::with_cursor(text, Cursor::new(text), options, preserve, sink, capacity);
+        let ids = Ids::new(text, preserve);
+        let mut a = Self::with_cursor(text, Cursor::new(text), options, ids, sink, capacity);
         a.out.resize(5, 0);
         a
     }
@@ -339,7 +340,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
         text: &'t str,
         cur: Cursor<'t>,
         options: &'o AsmOptions,
-        preserve: FxHashSet<u32>,
+        ids: Ids<'t>,
         sink: Option<&'o mut dyn std::io::Write>,
         capacity: usize,
     ) -> Self {
@@ -350,7 +351,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             opcodes: opcodes::OpcodeCache::new(version),
             cur,
             options,
-            ids: Ids::new(text, preserve),
+            ids,
             known: known_types::KnownTypes::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),

@@ -63,17 +63,26 @@ struct NameTable {
 }
 
 const INITIAL_BITS: u32 = 10;
+/// The most slots a table starts with (1 MiB of them).
+const MAX_INITIAL_BITS: u32 = 16;
 
 impl NameTable {
     fn new() -> Self {
-        // The table grows as names come rather than being sized from the
-        // text: disassembled text has few names that are not numbers.
-        NameTable {
-            slots: vec![Slot::default(); 1 << INITIAL_BITS],
-            slot_at: vec![0; 1 << INITIAL_BITS],
-            bits: INITIAL_BITS,
-            count: 0,
-        }
+        Self::with_bits(INITIAL_BITS)
+    }
+
+    /// A table for the names of `text`, sized so that it seldom needs to
+    /// grow: disassembled text takes about 40 bytes a line, and names
+    /// about one line in eight by a name that is not a number. Growing
+    /// would touch and rehash every smaller table on the way; a table too
+    /// large costs a page fault for each page its names reach.
+    fn for_text(text: &str) -> Self {
+        let expected = text.len() / 320 * 4 / 3;
+        Self::with_bits(expected.next_power_of_two().trailing_zeros().clamp(INITIAL_BITS, MAX_INITIAL_BITS))
+    }
+
+    fn with_bits(bits: u32) -> Self {
+        NameTable { slots: vec![Slot::default(); 1 << bits], slot_at: vec![0; 1 << bits], bits, count: 0 }
     }
 
     /// The slot a name would occupy.
@@ -192,6 +201,11 @@ pub(super) struct LocalIds {
     local_defined: Vec<u64>,
 }
 
+/// A worker's table of numbered names, all entries zero, kept from one
+/// segment for the next: a fresh one would cost a page fault for every
+/// page its numbers reach.
+pub(super) struct Numbers(Arc<[AtomicU32]>);
+
 /// The map from a worker's ids to final ones: `LOCAL | k` to `locals[k]`,
 /// the rest unchanged.
 pub(super) struct IdMap {
@@ -260,9 +274,13 @@ pub(super) fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
 
 impl<'t> Ids<'t> {
     pub fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
+        Self::with_table(text, preserve, NameTable::for_text(text))
+    }
+
+    fn with_table(text: &'t str, preserve: FxHashSet<u32>, names: NameTable) -> Self {
         Ids {
             text,
-            names: NameTable::new(),
+            names,
             base: None,
             next: 1,
             bound: 1,
@@ -294,9 +312,17 @@ impl<'t> Ids<'t> {
     }
 
     /// The ids of a worker that reads a later part of the text: names in
-    /// `base` keep their numbers, new names get local ones.
-    pub fn worker(text: &'t str, base: Arc<Frozen>) -> Self {
-        Ids { base: Some(base), local: true, ..Ids::new(text, FxHashSet::default()) }
+    /// `base` keep their numbers, new names get local ones. `numbers`: the
+    /// number table of the worker's previous segment, if any, to use again
+    /// (its pages already touched).
+    pub fn worker(text: &'t str, base: Arc<Frozen>, numbers: Option<Numbers>) -> Self {
+        // Few names are new in a segment: a small table to start with.
+        let mut ids =
+            Ids { base: Some(base), local: true, ..Ids::with_table(text, FxHashSet::default(), NameTable::new()) };
+        if let Some(Numbers(table)) = numbers.filter(|n| n.0.len() == ids.numeric_cap) {
+            ids.numeric = table;
+        }
+        ids
     }
 
     /// The number of the id `name`, which stands at byte `at` of the text.
@@ -439,14 +465,24 @@ impl<'t> Ids<'t> {
         self.preserve.is_empty() && !self.local && count == self.next as usize - 1
     }
 
-    /// A worker's ids, for [`Ids::map_locals`] and [`Ids::adopt`].
-    pub fn into_local(self) -> LocalIds {
-        LocalIds {
+    /// A worker's ids, for [`Ids::adopt`], and its number table, emptied
+    /// for its next segment.
+    pub fn into_local(self) -> (LocalIds, Option<Numbers>) {
+        let numbers = (!self.numeric.is_empty()).then(|| {
+            for &entry in &self.local_at {
+                if entry & NUMBER != 0 {
+                    self.numeric[(entry & !NUMBER) as usize].store(0, Relaxed);
+                }
+            }
+            Numbers(self.numeric)
+        });
+        let local = LocalIds {
             local_at: self.local_at,
             defined: self.defined,
             defined_sparse: self.defined_sparse,
             local_defined: self.local_defined,
-        }
+        };
+        (local, numbers)
     }
 
     /// The id a worker's id has here without numbering anything: its own

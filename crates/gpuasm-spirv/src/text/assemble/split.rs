@@ -3,15 +3,17 @@
 //!
 //! The main thread reads the text up to the first function (the module's
 //! types, constants, names and decorations) and freezes the id names it
-//! has numbered. Workers then each read a later segment of the functions
-//! on top of that frozen state while the main thread reads the first. A
-//! worker gives each name the frozen state lacks a local number, and marks
-//! the output words holding one.
+//! has numbered. The functions are cut into segments, several per thread.
+//! The main thread reads segments from the front; workers take them from
+//! the back, each on top of that frozen state, until the two meet, so
+//! that a thread slowed down (by the machine, or by a harder part of the
+//! text) only does less. A worker gives each name the frozen state lacks
+//! a local number, and marks the output words holding one.
 //!
-//! The main thread then takes the segments in order. A worker's local
-//! names get the numbers one pass would have given them: the main thread's
-//! number if it met the name first, else the next numbers in the order the
-//! worker met them. Its marked words are rewritten and appended.
+//! The main thread then takes the workers' segments in order. A worker's
+//! local names get the numbers one pass would have given them: the main
+//! thread's number if it met the name first, else the next numbers in the
+//! order the worker met them. Its marked words are rewritten and appended.
 //!
 //! A segment is thrown away, and the main thread reads it itself, whenever
 //! the worker's reading might differ from the one-pass reading:
@@ -37,12 +39,12 @@
 //! unnamed temporary file, which the main thread reads back a chunk at a
 //! time: memory stays bounded by the text, not the output.
 
-use super::ids::{ones, Frozen, IdMap, Ids, LocalIds, MAX_SPLIT_TEXT};
+use super::ids::{ones, Frozen, IdMap, Ids, LocalIds, Numbers, MAX_SPLIT_TEXT};
 use super::known_types::{Added, Additions, KnownTypes};
 use super::{AsmOptions, Assembler, Import};
 use crate::text::cursor::{is_word_end, skip_blanks, Cursor, Position};
-use rustc_hash::{FxHashMap, FxHashSet};
-use std::sync::Arc;
+use rustc_hash::FxHashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Segments taken over from workers, in this process (for tests).
 pub static ADOPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -50,17 +52,26 @@ pub static ADOPTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUs
 /// Texts shorter than this are read on one thread: a thread costs more
 /// than it saves.
 const MIN_TEXT: usize = 1 << 20;
-/// The least text worth a thread of its own.
+/// The least text worth a segment of its own.
 const MIN_SEGMENT: usize = 256 << 10;
+/// Segments per thread: the threads' shares even out to within a segment.
+const SEGMENTS_PER_THREAD: usize = 8;
 /// At most this many threads unless asked for more: merging is serial.
 const MAX_AUTO_THREADS: usize = 8;
 
-/// Where to split a text: read up to `fork` first, then one segment from
-/// each of `starts` on its own thread.
+/// Where to split a text: read up to `fork` first, then the segments that
+/// begin at each of `starts` (the first one beginning where the main
+/// thread's own first part ends).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Plan {
     pub fork: usize,
     pub starts: Vec<usize>,
+    /// Worker threads to start.
+    pub workers: usize,
+    /// Whether the main thread reads segments itself once it has read up
+    /// to the first start. Without, workers read them all (tests use this
+    /// to make sure segments are taken over).
+    pub main_reads: bool,
 }
 
 /// The split for `src` (the text up to any NUL), or `None` to read it on
@@ -71,7 +82,7 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
         return None;
     }
     if let Some((fork, starts)) = &options.split_at {
-        return Some(Plan { fork: *fork, starts: starts.clone() });
+        return Some(Plan { fork: *fork, starts: starts.clone(), workers: starts.len(), main_reads: false });
     }
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_AUTO_THREADS),
@@ -82,22 +93,19 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
     }
     let fork = first_function(src)?;
     let rest = src.len() - fork;
-    let n = threads.min(rest / MIN_SEGMENT);
+    let n = (threads * SEGMENTS_PER_THREAD).min(rest / MIN_SEGMENT);
     if n < 2 {
         return None;
     }
     let mut starts: Vec<usize> = Vec::new();
-    // The main thread's segment is a little longer: a worker's bytes cost
-    // more (local ids to mark), and the main thread merges after both.
-    let first = rest / n + rest / n / 25;
     for k in 1..n {
-        if let Some(s) = instruction_line(src, fork + first + (rest - first) * (k - 1) / (n - 1)) {
+        if let Some(s) = instruction_line(src, fork + rest * k / n) {
             if starts.last().is_none_or(|&l| s > l) {
                 starts.push(s);
             }
         }
     }
-    (!starts.is_empty()).then_some(Plan { fork, starts })
+    (!starts.is_empty()).then_some(Plan { fork, starts, workers: threads - 1, main_reads: true })
 }
 
 /// Where the first line that begins with an `OpFunction` instruction
@@ -190,9 +198,75 @@ impl Output {
     }
 }
 
+/// Which segments are still to be read: the main thread takes them from
+/// the front, workers from the back.
+struct Claims {
+    /// The first segment nobody has taken.
+    next: usize,
+    /// Segments from here on are taken by workers.
+    taken_from: usize,
+    /// Where each segment's reading goes: taken by whoever reads it, so that
+    /// a worker that panics drops it and the main thread stops waiting.
+    senders: Vec<Option<std::sync::mpsc::Sender<Segment>>>,
+}
+
+impl Claims {
+    /// Takes the last segment left, for a worker.
+    fn take_last(&mut self) -> Option<(usize, std::sync::mpsc::Sender<Segment>)> {
+        while self.taken_from > self.next {
+            self.taken_from -= 1;
+            if let Some(send) = self.senders[self.taken_from].take() {
+                return Some((self.taken_from, send));
+            }
+        }
+        None
+    }
+
+    /// Takes segment `i` for the main thread, which has read all before it,
+    /// unless a worker has it.
+    fn take_first(&mut self, i: usize) -> bool {
+        if i < self.taken_from {
+            self.next = i + 1;
+            self.senders[i] = None;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Leaves no segment waiting for a worker that panics: the main thread
+/// reads those itself, and the panic goes on when the thread is joined.
+struct ReleaseOnPanic<'a>(&'a Mutex<Claims>);
+
+impl Drop for ReleaseOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut claims = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+            claims.senders.iter_mut().for_each(|s| *s = None);
+        }
+    }
+}
+
+/// Output buffers, already touched, for a worker's likely `share` of the
+/// text in segments of about `each` bytes.
+fn ready_buffers(share: usize, each: usize) -> Vec<Vec<u32>> {
+    (0..share.div_ceil(each.max(1))).map(|_| output_buffer(each)).collect()
+}
+
 /// Reads `src` from `start` (the first word of an instruction) until the
 /// next instruction would start at or after `stop`, writing into `out`.
-fn work(text: &str, src: &str, options: &AsmOptions, fork: &Fork, start: usize, stop: usize, out: Output) -> Segment {
+#[allow(clippy::too_many_arguments)]
+fn work(
+    text: &str,
+    src: &str,
+    options: &AsmOptions,
+    fork: &Fork,
+    start: usize,
+    stop: usize,
+    out: Output,
+    numbers: &mut Option<Numbers>,
+) -> Segment {
     let cur = Cursor::without_nul(src);
     let (memory, mut spill) = match out {
         Output::Memory(words) => (Some(words), None),
@@ -200,12 +274,12 @@ fn work(text: &str, src: &str, options: &AsmOptions, fork: &Fork, start: usize, 
     };
     let capacity = super::STREAM_CHUNK_WORDS + 0x1_0000;
     let sink = spill.as_mut().map(|s| s as &mut dyn std::io::Write);
-    let mut a = Assembler::with_cursor(text, cur, options, FxHashSet::default(), sink, capacity);
+    let ids = Ids::worker(text, fork.base.clone(), numbers.take());
+    let mut a = Assembler::with_cursor(text, cur, options, ids, sink, capacity);
     if let Some(words) = memory {
         a.out = words;
     }
     a.worker = true;
-    a.ids = Ids::worker(text, fork.base.clone());
     a.known = fork.known.logging();
     a.imports = fork.imports.clone();
     a.cur.pos = Position { index: start };
@@ -223,8 +297,10 @@ fn work(text: &str, src: &str, options: &AsmOptions, fork: &Fork, start: usize, 
         known: a.known.additions(),
         imports: std::mem::take(&mut a.imports_added),
         switch_selectors: std::mem::take(&mut a.switch_selectors),
-        ids: a.ids.into_local(),
+        ids: LocalIds::default(),
     };
+    let (ids, spare) = a.ids.into_local();
+    *numbers = spare;
     let out = match spill {
         None => Words::InMemory(out),
         Some(spill) => match spill.into_inner() {
@@ -235,7 +311,7 @@ fn work(text: &str, src: &str, options: &AsmOptions, fork: &Fork, start: usize, 
             }
         },
     };
-    Segment { ok, out, ..segment }
+    Segment { ok, out, ids, ..segment }
 }
 
 impl<'t> Assembler<'t, '_> {
@@ -246,41 +322,71 @@ impl<'t> Assembler<'t, '_> {
         starts.retain(|&s| s > self.cur.pos.index && s < src.len());
         starts.sort_unstable();
         starts.dedup();
-        if starts.is_empty() {
+        if starts.is_empty() || plan.workers == 0 {
             self.run_to(usize::MAX);
             return;
         }
+        // Segment i runs from bounds[i] to bounds[i + 1].
+        let bounds: Vec<usize> = starts.iter().copied().chain([usize::MAX]).collect();
+        let count = starts.len();
         let (text, options, spill) = (self.text, self.options, self.sink.is_some());
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..count).map(|_| std::sync::mpsc::channel()).unzip();
+        let claims =
+            Mutex::new(Claims { next: 0, taken_from: count, senders: senders.into_iter().map(Some).collect() });
+        // A worker's likely share of the segments' text, and their size,
+        // for the buffers it makes ready.
+        let segments = src.len() - starts[0];
+        let share = segments / (plan.workers + usize::from(plan.main_reads));
+        let (claims, bounds) = (&claims, &bounds);
         std::thread::scope(|scope| {
             // Workers start at once, to make their output buffers ready while
             // this thread reads up to the fork; then they wait for its state.
-            let workers: Vec<_> = (0..starts.len())
-                .map(|i| {
-                    let (start, stop) = (starts[i], starts.get(i + 1).copied().unwrap_or(usize::MAX));
+            let forks: Vec<_> = (0..plan.workers)
+                .map(|_| {
                     let (send, receive) = std::sync::mpsc::channel::<Option<Arc<Fork>>>();
-                    let worker = scope.spawn(move || {
-                        let out = Output::new(spill, stop.min(src.len()) - start);
-                        let fork = receive.recv().ok().flatten()?;
-                        Some(work(text, src, options, &fork, start, stop, out))
+                    scope.spawn(move || {
+                        let _guard = ReleaseOnPanic(claims);
+                        let mut ready = if spill { Vec::new() } else { ready_buffers(share, segments / count) };
+                        let Ok(Some(fork)) = receive.recv() else { return };
+                        let mut numbers = None;
+                        loop {
+                            // Not in the loop's head: the lock would be held
+                            // for the whole body.
+                            let claim = claims.lock().unwrap_or_else(PoisonError::into_inner).take_last();
+                            let Some((i, send)) = claim else { break };
+                            let (start, stop) = (bounds[i], bounds[i + 1]);
+                            let out = match ready.pop() {
+                                Some(buffer) => Output::Memory(buffer),
+                                None => Output::new(spill, stop.min(src.len()) - start),
+                            };
+                            // The main thread may have given up waiting.
+                            let _ = send.send(work(text, src, options, &fork, start, stop, out, &mut numbers));
+                        }
                     });
-                    (send, worker)
+                    send
                 })
                 .collect();
             self.run_to(plan.fork);
             let fork = (!self.diags.has_errors() && self.cur.has_text()).then(|| {
                 Arc::new(Fork { base: self.ids.freeze(), known: self.known.clone(), imports: self.imports.clone() })
             });
-            for (send, _) in &workers {
+            // Without a fork no worker takes a segment, so this thread
+            // must read them all.
+            let main_reads = plan.main_reads || fork.is_none();
+            for send in forks {
                 // A worker that has gone (it cannot have) needs nothing.
                 let _ = send.send(fork.clone());
             }
             self.run_to(starts[0]);
-            for (i, (_, worker)) in workers.into_iter().enumerate() {
-                let segment = worker.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                let next = starts.get(i + 1).copied().unwrap_or(usize::MAX);
-                if let Some(segment) = segment {
-                    if self.cur.pos.index == segment.start && segment.ok && !self.diags.has_errors() {
-                        self.adopt(segment, next != usize::MAX);
+            for (i, receive) in receivers.into_iter().enumerate() {
+                let next = bounds[i + 1];
+                let mine = main_reads && claims.lock().unwrap_or_else(PoisonError::into_inner).take_first(i);
+                if !mine {
+                    // Fails only if the worker panicked: then read it here.
+                    if let Ok(segment) = receive.recv() {
+                        if self.cur.pos.index == segment.start && segment.ok && !self.diags.has_errors() {
+                            self.adopt(segment, next != usize::MAX);
+                        }
                     }
                 }
                 if self.cur.pos.index < next {
@@ -423,14 +529,34 @@ mod tests {
         let options = AsmOptions { threads: 3, ..AsmOptions::default() };
         let plan = plan(text.as_bytes(), &options).expect("a large text is split");
         assert_eq!(&text[plan.fork..plan.fork + 22], "%f0 = OpFunction %void");
-        assert_eq!(plan.starts.len(), 2);
+        assert_eq!((plan.workers, plan.main_reads), (2, true));
+        // Eight segments a thread (the main thread's first one included) if
+        // the text has enough for that many.
+        let segments = (3 * SEGMENTS_PER_THREAD).min((text.len() - plan.fork) / MIN_SEGMENT);
+        assert!(segments > 2);
+        assert_eq!(plan.starts.len(), segments - 1);
         for &s in &plan.starts {
             assert!(s > plan.fork && text[..s].ends_with('\n'), "{s}");
             assert!(super::super::fast::prefix(text.as_bytes(), s).is_some(), "{s}");
         }
-        // The main thread's share (after the fork) is the largest.
-        let first = plan.starts[0] - plan.fork;
-        assert!(first > plan.starts[1] - plan.starts[0] && first > text.len() - plan.starts[1]);
+        // Of about even length: within a function's worth of each other.
+        let bounds: Vec<usize> = [plan.fork].iter().chain(&plan.starts).chain([&text.len()]).copied().collect();
+        let lengths: Vec<usize> = bounds.windows(2).map(|w| w[1] - w[0]).collect();
+        let (min, max) = (lengths.iter().min().unwrap(), lengths.iter().max().unwrap());
+        assert!(max - min < 2 * 150 * 40, "{lengths:?}");
+    }
+
+    #[test]
+    fn segments_are_taken_from_both_ends_until_they_meet() {
+        let (senders, _receivers): (Vec<_>, Vec<_>) = (0..5).map(|_| std::sync::mpsc::channel()).unzip();
+        let mut claims = Claims { next: 0, taken_from: 5, senders: senders.into_iter().map(Some).collect() };
+        assert!(claims.take_first(0));
+        assert_eq!(claims.take_last().map(|c| c.0), Some(4));
+        assert_eq!(claims.take_last().map(|c| c.0), Some(3));
+        assert!(claims.take_first(1));
+        assert!(claims.take_first(2));
+        assert!(!claims.take_first(3), "a worker has it");
+        assert!(claims.take_last().is_none(), "nothing left");
     }
 
     #[test]
