@@ -63,25 +63,13 @@ struct NameTable {
 }
 
 const INITIAL_BITS: u32 = 10;
-/// The most slots a table starts with (1 MiB of them).
-const MAX_INITIAL_BITS: u32 = 16;
 
 impl NameTable {
     fn new() -> Self {
-        Self::with_bits(INITIAL_BITS)
-    }
-
-    /// A table for the names of `text`, sized so that it seldom needs to
-    /// grow: disassembled text takes about 40 bytes a line, and names
-    /// about one line in eight by a name that is not a number. Growing
-    /// would touch and rehash every smaller table on the way; a table too
-    /// large costs a page fault for each page its names reach.
-    fn for_text(text: &str) -> Self {
-        let expected = text.len() / 320 * 4 / 3;
-        Self::with_bits(expected.next_power_of_two().trailing_zeros().clamp(INITIAL_BITS, MAX_INITIAL_BITS))
-    }
-
-    fn with_bits(bits: u32) -> Self {
+        // The table grows as names come rather than being sized from the
+        // text: disassembled text has few names that are not numbers, and
+        // a table sized for many measured no faster.
+        let bits = INITIAL_BITS;
         NameTable { slots: vec![Slot::default(); 1 << bits], slot_at: vec![0; 1 << bits], bits, count: 0 }
     }
 
@@ -274,13 +262,9 @@ pub(super) fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
 
 impl<'t> Ids<'t> {
     pub fn new(text: &'t str, preserve: FxHashSet<u32>) -> Self {
-        Self::with_table(text, preserve, NameTable::for_text(text))
-    }
-
-    fn with_table(text: &'t str, preserve: FxHashSet<u32>, names: NameTable) -> Self {
         Ids {
             text,
-            names,
+            names: NameTable::new(),
             base: None,
             next: 1,
             bound: 1,
@@ -316,9 +300,7 @@ impl<'t> Ids<'t> {
     /// number table of the worker's previous segment, if any, to use again
     /// (its pages already touched).
     pub fn worker(text: &'t str, base: Arc<Frozen>, numbers: Option<Numbers>) -> Self {
-        // Few names are new in a segment: a small table to start with.
-        let mut ids =
-            Ids { base: Some(base), local: true, ..Ids::with_table(text, FxHashSet::default(), NameTable::new()) };
+        let mut ids = Ids { base: Some(base), local: true, ..Ids::new(text, FxHashSet::default()) };
         if let Some(Numbers(table)) = numbers.filter(|n| n.0.len() == ids.numeric_cap) {
             ids.numeric = table;
         }
