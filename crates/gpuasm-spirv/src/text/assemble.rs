@@ -20,10 +20,10 @@ mod known_types;
 mod opcodes;
 mod split;
 use ids::{first_number_uses, scan_id_name, Ids};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// At most this many ids used but never defined are reported.
 const MAX_UNDEFINED_REPORTED: usize = 20;
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Assembler switches, one per spirv-as option (plus ours).
 #[derive(Clone, Debug)]

@@ -69,8 +69,12 @@ impl NameTable {
         // The table grows as names come rather than being sized from the
         // text: disassembled text has few names that are not numbers, and
         // a table sized for many measured no faster.
-        let bits = INITIAL_BITS;
-        NameTable { slots: vec![Slot::default(); 1 << bits], slot_at: vec![0; 1 << bits], bits, count: 0 }
+        NameTable {
+            slots: vec![Slot::default(); 1 << INITIAL_BITS],
+            slot_at: vec![0; 1 << INITIAL_BITS],
+            bits: INITIAL_BITS,
+            count: 0,
+        }
     }
 
     /// The slot a name would occupy.
@@ -338,7 +342,7 @@ impl<'t> Ids<'t> {
             }
         }
         if let Some(v) = small {
-            if let Some(id) = self.numeric.get(v).map(|n| n.load(Relaxed)).filter(|&id| id != 0) {
+            if let Some(id) = self.number(v) {
                 return id;
             }
             if self.local {
@@ -375,8 +379,8 @@ impl<'t> Ids<'t> {
         }
     }
 
-    /// The id of the name that is the number `v`, if it has one (for the
-    /// main thread).
+    /// The id this table gives the name that is the number `v`, if any.
+    #[inline]
     fn number(&self, v: usize) -> Option<u32> {
         self.numeric.get(v).map(|n| n.load(Relaxed)).filter(|&id| id != 0)
     }

@@ -285,33 +285,19 @@ fn work(
     a.cur.pos = Position { index: start };
     a.run_to(stop);
     a.flush_out();
-    let mut ok = !a.diags.has_errors() && !a.gave_up && a.io_error.is_none();
+    let ok = !a.diags.has_errors() && !a.gave_up && a.io_error.is_none();
     let (end, count) = (if a.cur.has_text() { a.cur.pos.index } else { src.len() }, a.flushed);
-    let out = std::mem::take(&mut a.out);
-    let segment = Segment {
-        start,
-        end,
-        ok,
-        out: Words::InMemory(Vec::new()),
-        marks: std::mem::take(&mut a.marks),
-        known: a.known.additions(),
-        imports: std::mem::take(&mut a.imports_added),
-        switch_selectors: std::mem::take(&mut a.switch_selectors),
-        ids: LocalIds::default(),
-    };
+    let (marks, known) = (std::mem::take(&mut a.marks), a.known.additions());
+    let (imports, switch_selectors) = (std::mem::take(&mut a.imports_added), std::mem::take(&mut a.switch_selectors));
+    let words = std::mem::take(&mut a.out);
     let (ids, spare) = a.ids.into_local();
     *numbers = spare;
-    let out = match spill {
-        None => Words::InMemory(out),
-        Some(spill) => match spill.into_inner() {
-            Ok(file) => Words::Spilled(file, count),
-            Err(_) => {
-                ok = false;
-                Words::InMemory(Vec::new())
-            }
-        },
+    let (ok, out) = match spill.map(|s| s.into_inner()) {
+        None => (ok, Words::InMemory(words)),
+        Some(Ok(file)) => (ok, Words::Spilled(file, count)),
+        Some(Err(_)) => (false, Words::InMemory(Vec::new())),
     };
-    Segment { ok, out, ids, ..segment }
+    Segment { start, end, ok, out, marks, ids, known, imports, switch_selectors }
 }
 
 impl<'t> Assembler<'t, '_> {
