@@ -59,11 +59,13 @@ impl FunctionBuffer {
         &self.insts[self.block_starts[b]..end]
     }
 
-    /// Prints the buffered blocks and forgets them.
-    pub(crate) fn emit(&mut self, p: &mut Printer<'_, '_>, words: &[u32]) {
+    /// Prints the buffered blocks and forgets them. The text goes to the
+    /// printer's sink as it is made: nesting makes a function's listing grow
+    /// with the square of its depth, so it must never be whole in memory.
+    pub(crate) fn emit(&mut self, p: &mut Printer<'_, '_>, words: &[u32]) -> std::io::Result<()> {
         let n = self.block_starts.len();
         if n == 0 {
-            return;
+            return Ok(());
         }
         let word = |s: &Stored, i: usize| -> u32 {
             let o = self.operands[s.operands.start + i];
@@ -180,10 +182,12 @@ impl FunctionBuffer {
             for s in self.block(b) {
                 let inst = self.view(words, s);
                 p.instruction(&inst, Some(level[b]));
+                p.flush_if_large()?;
             }
         }
         self.insts.clear();
         self.operands.clear();
         self.block_starts.clear();
+        Ok(())
     }
 }
