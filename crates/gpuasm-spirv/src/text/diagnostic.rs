@@ -51,30 +51,80 @@ impl Diagnostics {
     }
 }
 
+/// Bytes of the source line shown before and after the offending token
+/// when the line is too long to show whole (as rustc does).
+const CONTEXT: usize = 60;
+/// At most this many bytes of the token itself are underlined.
+const MAX_UNDERLINE: usize = 80;
+/// Messages quote tokens; a longer message is shortened in the middle.
+const MAX_MESSAGE: usize = 400;
+
 impl Diagnostic {
     /// Renders this diagnostic: header line, source line, caret, hint.
+    ///
+    /// A long line is shown as a window around the token, marked `...` where
+    /// cut, so a megabyte-long line costs a few hundred bytes an error.
     pub fn render_into(&self, out: &mut String, file: &str, source: &str) {
         use fmt::Write;
         let level = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let _ = writeln!(out, "{file}:{}:{}: {level}: {}", self.line, self.column, self.message);
-        let line_start = source[..self.span.start.min(source.len())].rfind('\n').map_or(0, |p| p + 1);
-        let line_end = source[line_start..].find('\n').map_or(source.len(), |p| line_start + p);
-        let text = source[line_start..line_end].trim_end_matches('\r');
+        let _ = writeln!(out, "{file}:{}:{}: {level}: {}", self.line, self.column, shorten(&self.message));
+        let bytes = source.as_bytes();
+        let start = self.span.start.min(source.len());
+        let line_start = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |p| p + 1);
+        let line_end = memchr::memchr(b'\n', &bytes[start..]).map_or(source.len(), |p| start + p);
+        let mut text = &source[line_start..line_end];
+        if text.ends_with('\r') {
+            text = &text[..text.len() - 1];
+        }
+        let col = floor_char(text, (start - line_start).min(text.len()));
+        let width = self.span.end.min(line_start + text.len()).saturating_sub(start).clamp(1, MAX_UNDERLINE);
+        // The window: whole line when short, else the token with some context.
+        let from = floor_char(text, col.saturating_sub(CONTEXT));
+        let to = ceil_char(text, (col + width + CONTEXT).min(text.len()));
+        let (head, tail) = (if from > 0 { "..." } else { "" }, if to < text.len() { "..." } else { "" });
+        let shown = &text[from..to];
         let number = self.line.to_string();
         let pad = " ".repeat(number.len());
-        let _ = writeln!(out, " {number} | {text}");
-        let col = self.span.start.saturating_sub(line_start).min(text.len());
-        let width = self.span.end.min(line_end).saturating_sub(self.span.start).max(1);
-        // Keep tabs so the caret lines up under them.
-        let lead: String = text.as_bytes()[..col].iter().map(|&c| if c == b'\t' { '\t' } else { ' ' }).collect();
-        let _ = writeln!(out, " {pad} | {lead}^{}", "~".repeat(width - 1));
+        let _ = writeln!(out, " {number} | {head}{shown}{tail}");
+        // Keep tabs so the caret lines up under them; one column a character.
+        let lead: String = std::iter::repeat_n(' ', head.len())
+            .chain(text[from..col].chars().map(|c| if c == '\t' { '\t' } else { ' ' }))
+            .collect();
+        let under = text[col..ceil_char(text, (col + width).min(text.len()))].chars().count().max(1);
+        let _ = writeln!(out, " {pad} | {lead}^{}", "~".repeat(under - 1));
         if let Some(help) = &self.help {
-            let _ = writeln!(out, " {pad} = help: {help}");
+            let _ = writeln!(out, " {pad} = help: {}", shorten(help));
         }
     }
+}
+
+/// `text` with its middle replaced by `...` when longer than [`MAX_MESSAGE`].
+fn shorten(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_MESSAGE {
+        return text.into();
+    }
+    let a = floor_char(text, MAX_MESSAGE / 2);
+    let b = ceil_char(text, text.len() - MAX_MESSAGE / 2);
+    format!("{}...{}", &text[..a], &text[b..]).into()
+}
+
+/// The largest character boundary at or before `i`.
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The smallest character boundary at or after `i`.
+fn ceil_char(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 impl fmt::Display for Diagnostic {
@@ -148,6 +198,27 @@ mod tests {
             s,
             "a.spvasm:2:6: error: unknown opcode 'OpTypeIntt'\n 2 | %x = OpTypeIntt 32 1\n   |      ^~~~~~~~~~\n   = help: did you mean 'OpTypeInt'?\n"
         );
+    }
+
+    #[test]
+    fn long_lines_show_a_window_around_the_token() {
+        let src = format!("{}OpBogus{}\n", "x ".repeat(5000), " y".repeat(5000));
+        let d = Diagnostic {
+            severity: Severity::Error,
+            line: 1,
+            column: 10001,
+            span: 10000..10007,
+            message: "unknown opcode 'OpBogus'".into(),
+            help: None,
+        };
+        let mut s = String::new();
+        d.render_into(&mut s, "a.spvasm", &src);
+        let lines: Vec<&str> = s.lines().collect();
+        assert!(s.len() < 400, "{s}");
+        assert!(lines[1].starts_with(" 1 | ...x x") && lines[1].ends_with("y y..."), "{s}");
+        let caret = lines[2].find('^').unwrap();
+        assert_eq!(&lines[1][caret..caret + 7], "OpBogus", "{s}");
+        assert!(lines[2].ends_with(" ^~~~~~~"), "{s}");
     }
 
     #[test]
