@@ -39,7 +39,7 @@ pub struct AsmOptions {
     /// Stop after this many errors.
     pub max_errors: usize,
     /// Threads to assemble with: 0 (the default) for as many as the
-    /// machine has, up to 8. Texts under a megabyte, texts without a
+    /// machine has, up to 8; at most 64 are used. Texts under a megabyte, texts without a
     /// function, and texts assembled with `preserve_numeric_ids` are read
     /// on the calling thread. The result (words, warnings, errors) never
     /// depends on this.
@@ -49,6 +49,10 @@ pub struct AsmOptions {
     /// this to prove it.
     #[doc(hidden)]
     pub general_only: bool,
+    /// The text came from bytes that are not all UTF-8 through
+    /// [`super::text_from_bytes`]: string literals get the original bytes
+    /// back, as spirv-as copies them.
+    pub raw_bytes: Option<super::RawBytes>,
     /// Split the text here whatever its size: read up to the first byte
     /// offset, then a segment from each of the others on its own thread.
     /// The result is the same; tests and fuzzing use this to prove it.
@@ -65,6 +69,7 @@ impl Default for AsmOptions {
             max_errors: 50,
             threads: 0,
             general_only: false,
+            raw_bytes: None,
             split_at: None,
         }
     }
@@ -883,6 +888,14 @@ impl<'t, 'o> Assembler<'t, 'o> {
         }
     }
 
+    /// A literal string's words, with the bytes of a non-UTF-8 text restored.
+    fn push_string(&mut self, bytes: &[u8]) {
+        match self.options.raw_bytes {
+            Some(raw) => literal::push_string_words(&raw.restore(bytes), &mut self.words),
+            None => literal::push_string_words(bytes, &mut self.words),
+        }
+    }
+
     fn literal(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {
         let hard = OperandError::Hard;
         let opcode = self.info.map_or(0, |i| i.opcode);
@@ -914,7 +927,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                         }
                     }
                 }
-                literal::push_string_words(&bytes, &mut self.words);
+                self.push_string(&bytes);
                 Ok(())
             }
             OperandKind::LiteralFloat => self.number(w, NumberType::Float { width: 32, encoding: None }, optional),
@@ -1058,7 +1071,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             self.immediate_word(w).map_err(OperandError::Hard)?;
         } else if literal::encode_number(w, literal::inferred_type(w), &mut self.words).is_ok() {
         } else if let Some(bytes) = (!literal::looks_like_number(w)).then(|| literal::unescape_string(w)).flatten() {
-            literal::push_string_words(&bytes, &mut self.words);
+            self.push_string(&bytes);
         } else if let Some(name) = w.strip_prefix('%') {
             let id = self.id_word(name, self.cur.pos).map_err(OperandError::Hard)?;
             self.push_word_id(id);

@@ -9,9 +9,11 @@ mod assemble;
 mod cursor;
 pub mod diagnostic;
 pub mod literal;
+mod raw_bytes;
 
 pub use assemble::{
     assemble, assemble_to_writer, assemble_with_warnings, segments_adopted, AsmOptions, Assembled, StreamError,
     Streamed,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
+pub use raw_bytes::{text_from_bytes, RawBytes};

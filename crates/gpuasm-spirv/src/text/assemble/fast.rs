@@ -222,7 +222,10 @@ impl<'t> Assembler<'t, '_> {
                     if text[end] != b'"' || !is_word_end(text, end + 1) {
                         return None;
                     }
-                    literal::push_string_words(&text[at + 1..end], &mut self.out);
+                    match self.options.raw_bytes {
+                        Some(raw) => literal::push_string_words(&raw.restore(&text[at + 1..end]), &mut self.out),
+                        None => literal::push_string_words(&text[at + 1..end], &mut self.out),
+                    }
                     Some(end + 1)
                 }
                 OperandKind::LiteralContextDependentNumber => {
