@@ -58,6 +58,9 @@ const MIN_SEGMENT: usize = 256 << 10;
 const SEGMENTS_PER_THREAD: usize = 8;
 /// At most this many threads unless asked for more: merging is serial.
 const MAX_AUTO_THREADS: usize = 8;
+/// At most this many threads whatever is asked: each costs a stack, and
+/// beyond a few the serial merge dominates anyway.
+pub const MAX_THREADS: usize = 64;
 
 /// Where to split a text: read up to `fork` first, then the segments that
 /// begin at each of `starts` (the first one beginning where the main
@@ -86,7 +89,7 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
     }
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_AUTO_THREADS),
-        n => n,
+        n => n.min(MAX_THREADS),
     };
     if threads < 2 || src.len() < MIN_TEXT || src.len() >= MAX_SPLIT_TEXT || options.general_only {
         return None;
@@ -105,7 +108,9 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
             }
         }
     }
-    (!starts.is_empty()).then_some(Plan { fork, starts, workers: threads - 1, main_reads: true })
+    // No more workers than segments: extra ones would find nothing to read.
+    let workers = (threads - 1).min(starts.len());
+    (!starts.is_empty()).then_some(Plan { fork, starts, workers, main_reads: true })
 }
 
 /// Where the first line that begins with an `OpFunction` instruction
