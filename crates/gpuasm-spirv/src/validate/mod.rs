@@ -45,7 +45,7 @@ use std::fmt;
 pub struct ValidatorOptions {
     /// The client environment (spirv-val's default is SPIR-V 1.6).
     pub target_env: TargetEnv,
-    /// Stop after this many errors.
+    /// Stop after this many errors (0: no limit).
     pub max_errors: usize,
     /// Universal limits (spirv-val's `--max-*` options).
     pub limits: Limits,
@@ -184,7 +184,8 @@ fn binary_error(e: BinaryError) -> ValidationError {
 
 /// Validates an already read module.
 pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
-    let mut report = Report { module, errors: Vec::new(), limit: options.max_errors, names: None };
+    let limit = if options.max_errors == 0 { usize::MAX } else { options.max_errors };
+    let mut report = Report { module, errors: Vec::new(), limit, names: None };
     if module.header.version & 0xff00_00ff != 0 {
         report.module_error(ErrorKind::Binary, "Invalid SPIR-V header.");
         return Err(report.errors);
