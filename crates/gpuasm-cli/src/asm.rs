@@ -33,8 +33,8 @@ pub struct AsArgs {
     no_warnings: bool,
     /// Threads to assemble large texts with (default: one per CPU, up to
     /// 8); the output is the same whatever the number.
-    #[arg(long, value_name = "N", default_value_t = 0, hide_default_value = true)]
-    threads: usize,
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
+    threads: Option<usize>,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -54,12 +54,13 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
         },
     };
     let (bytes, name) = read_input(args.input.as_deref())?;
-    let text = utf8_text(&bytes);
+    let (text, raw_bytes) = utf8_text(&bytes);
     let options = AsmOptions {
+        raw_bytes,
         target_env,
         preserve_numeric_ids: args.preserve_numeric_ids,
         generator: args.generator.unwrap_or(0),
-        threads: args.threads,
+        threads: args.threads.unwrap_or(0),
         ..AsmOptions::default()
     };
     let output = Output::from_arg(args.output.as_deref(), Some("out.spv"));
@@ -78,14 +79,14 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
         Ok(written) => {
             let warnings = written?;
             if !args.no_warnings && !warnings.items.is_empty() {
-                eprint!("{}", warnings.render(&name, &text));
+                message!("{}", warnings.render(&name, &text));
             }
             Ok(ExitCode::SUCCESS)
         }
         Err(diags) => {
-            eprint!("{}", diags.render(&name, &text));
+            message!("{}", diags.render(&name, &text));
             let n = diags.errors().count();
-            eprintln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
+            messageln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
             Ok(ExitCode::from(1))
         }
     }

@@ -64,7 +64,7 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
     let words = match loaded {
         Ok((w, _)) => w,
         Err(e) => {
-            eprintln!("gpuasm: error: {name}: {e}");
+            messageln!("gpuasm: error: {name}: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -127,7 +127,7 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         Ok(listed) => {
             if let Some((id, word)) = listed.first_id_past_bound {
                 let bound = words.get(3).copied().unwrap_or(0);
-                eprintln!(
+                messageln!(
                     "gpuasm: warning: {name}: id {id} is not less than the bound {bound} (at word {word}): \
                      the module is invalid; --check-bound rejects it"
                 );
@@ -135,8 +135,11 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(DisError::Binary(e)) => {
-            eprintln!("gpuasm: error: {name}: {e}");
+            messageln!("gpuasm: error: {name}: {e}");
             Ok(ExitCode::from(1))
+        }
+        Err(DisError::Io(e)) if output.is_stdout() => {
+            Err(anyhow::Error::new(e).context("cannot write standard output"))
         }
         Err(e) => Err(e.into()),
     }

@@ -1,6 +1,8 @@
 //! Reading inputs and writing outputs atomically.
 
 use anyhow::{Context, Result};
+use gpuasm_spirv::text::{text_from_bytes, RawBytes};
+use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -34,11 +36,15 @@ pub fn read_input(path: Option<&Path>) -> Result<(Input, String)> {
             let file = std::fs::File::open(p).with_context(context)?;
             let meta = file.metadata().with_context(context)?;
             if meta.is_file() && meta.len() >= MAP_AT_LEAST {
-                // SAFETY: the map is read-only and private. If another process
-                // truncated the file while we read it, the access would fault
-                // (SIGBUS); like other tools that map their inputs (ripgrep,
-                // linkers), we accept that for a file given on the command line.
+                // SAFETY: the map is read-only and private. Another process
+                // truncating the file while we read it makes the access fault
+                // (SIGBUS); `shrink_guard` turns that into an error message.
                 if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
+                    shrink_guard::watch(&map, &p.display().to_string());
+                    if std::env::var_os("GPUASM_TEST_SHRINK_INPUT").is_some() {
+                        // For the CLI test: another process shrinking the file.
+                        std::fs::OpenOptions::new().write(true).open(p).and_then(|f| f.set_len(0)).ok();
+                    }
                     return Ok((Input::Mapped(map), p.display().to_string()));
                 }
             }
@@ -58,29 +64,49 @@ fn read_stdin() -> Result<(Input, String)> {
 /// Inputs at least this big are checked for UTF-8 on two threads.
 const CHECK_IN_HALVES_AT_LEAST: usize = 4 << 20;
 
-/// The input as text. Invalid UTF-8 is replaced (positions in diagnostics
-/// still point at the right lines); spirv-as reads bytes.
-pub fn utf8_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+/// The input as text. Bytes that are not UTF-8 get stand-ins the assembler
+/// turns back into the bytes in string literals (spirv-as reads bytes); see
+/// [`gpuasm_spirv::text::text_from_bytes`].
+pub fn utf8_text(bytes: &[u8]) -> (Cow<'_, str>, Option<RawBytes>) {
     if bytes.len() >= CHECK_IN_HALVES_AT_LEAST {
         // Split just after a newline, a character boundary of valid text.
         if let Some(nl) = bytes[bytes.len() / 2..].iter().position(|&c| c == b'\n') {
             let (a, b) = bytes.split_at(bytes.len() / 2 + nl + 1);
-            let second = std::thread::scope(|s| {
+            let valid = std::thread::scope(|s| {
                 let second = s.spawn(|| std::str::from_utf8(b).is_ok());
                 std::str::from_utf8(a).is_ok() && second.join().unwrap_or(false)
             });
-            if second {
+            if valid {
                 // SAFETY: both halves are valid UTF-8, and the first ends with
                 // an ASCII byte, so together they are valid UTF-8.
-                return std::borrow::Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) });
+                return (Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(bytes) }), None);
             }
-            return String::from_utf8_lossy(bytes);
         }
     }
-    match std::str::from_utf8(bytes) {
-        Ok(t) => std::borrow::Cow::Borrowed(t),
-        Err(_) => String::from_utf8_lossy(bytes),
-    }
+    text_from_bytes(bytes)
+}
+
+/// Prints a message on standard error. When standard error itself cannot
+/// be written (a full disk, a closed pipe) there is nowhere left to say so:
+/// the message is dropped and the exit status still tells.
+pub fn write_message(args: std::fmt::Arguments<'_>) {
+    let _ = std::io::stderr().lock().write_fmt(args);
+}
+
+/// `eprint!` that never panics; see [`write_message`].
+macro_rules! message {
+    ($($arg:tt)*) => { $crate::io::write_message(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that never panics; see [`write_message`].
+macro_rules! messageln {
+    ($($arg:tt)*) => { $crate::io::write_message(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Writes `bytes` to standard output; failing is an error that says so.
+pub fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush()).context("cannot write standard output")
 }
 
 /// Where output goes.
@@ -165,6 +191,7 @@ pub fn write_atomically_file(
         .permissions(permissions)
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    let _cleanup = shrink_guard::remove_on_fault(tmp.path());
     let reserved = reserve(tmp.as_file(), size_hint);
     if !fill(tmp.as_file_mut()).with_context(|| format!("cannot write {}", path.display()))? {
         return Ok(false);
@@ -218,4 +245,98 @@ fn default_permissions() -> std::fs::Permissions {
 #[cfg(not(unix))]
 fn default_permissions() -> std::fs::Permissions {
     tempfile::tempfile().and_then(|f| f.metadata()).map(|m| m.permissions()).expect("temporary file")
+}
+
+/// A mapped input that another process shrinks while we read it makes the
+/// read fault with SIGBUS. This turns that fault into an error message, after
+/// removing the temporary output file being written (if any), and exit
+/// status 1, so nothing is left half-written.
+#[cfg(unix)]
+mod shrink_guard {
+    use std::ffi::CString;
+    use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
+    use std::sync::Once;
+
+    static START: AtomicUsize = AtomicUsize::new(0);
+    static LEN: AtomicUsize = AtomicUsize::new(0);
+    /// The message to print, made before the fault can happen (a handler may
+    /// not allocate). Leaked: one per process.
+    static MESSAGE: AtomicPtr<Vec<u8>> = AtomicPtr::new(std::ptr::null_mut());
+    /// The temporary output file to remove, if one is being written.
+    static TEMPORARY: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+    static INSTALL: Once = Once::new();
+
+    extern "C" fn on_sigbus(_: libc::c_int, info: *mut libc::siginfo_t, _: *mut libc::c_void) {
+        // SAFETY: only async-signal-safe calls (write, unlink, _exit, signal)
+        // on data prepared before the fault.
+        unsafe {
+            let addr = (*info).si_addr() as usize;
+            let (start, len) = (START.load(Ordering::SeqCst), LEN.load(Ordering::SeqCst));
+            if len == 0 || addr < start || addr >= start + len {
+                // Not our input: fault as usual once the handler returns.
+                libc::signal(libc::SIGBUS, libc::SIG_DFL);
+                return;
+            }
+            let tmp = TEMPORARY.load(Ordering::SeqCst);
+            if !tmp.is_null() {
+                libc::unlink(tmp);
+            }
+            let message = MESSAGE.load(Ordering::SeqCst);
+            if !message.is_null() {
+                let m = &*message;
+                libc::write(2, m.as_ptr().cast(), m.len());
+            }
+            libc::_exit(1);
+        }
+    }
+
+    /// Watches the mapping of the input named `name`.
+    pub fn watch(map: &[u8], name: &str) {
+        let text = format!("gpuasm: error: {name}: the file shrank while it was being read; nothing written\n");
+        MESSAGE.store(Box::into_raw(Box::new(text.into_bytes())), Ordering::SeqCst);
+        START.store(map.as_ptr() as usize, Ordering::SeqCst);
+        LEN.store(map.len(), Ordering::SeqCst);
+        INSTALL.call_once(|| {
+            // SAFETY: installs a handler that only touches the atomics above.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_sigbus as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+            }
+        });
+    }
+
+    /// While the guard lives, a fault on the input removes `path`.
+    pub fn remove_on_fault(path: &std::path::Path) -> Option<Guard> {
+        use std::os::unix::ffi::OsStrExt;
+        let c = CString::new(path.as_os_str().as_bytes()).ok()?;
+        let old = TEMPORARY.swap(c.into_raw(), Ordering::SeqCst);
+        if !old.is_null() {
+            // SAFETY: made by `CString::into_raw` below or above.
+            drop(unsafe { CString::from_raw(old) });
+        }
+        Some(Guard)
+    }
+
+    pub struct Guard;
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            let old = TEMPORARY.swap(std::ptr::null_mut(), Ordering::SeqCst);
+            if !old.is_null() {
+                // SAFETY: made by `CString::into_raw` in `remove_on_fault`.
+                drop(unsafe { CString::from_raw(old) });
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+mod shrink_guard {
+    pub fn watch(_: &[u8], _: &str) {}
+    pub fn remove_on_fault(_: &std::path::Path) -> Option<()> {
+        None
+    }
 }

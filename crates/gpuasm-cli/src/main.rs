@@ -1,9 +1,10 @@
 //! `gpuasm`: command-line front end. Each subcommand lives in its own module
 //! and only turns flags into library calls.
 
+#[macro_use]
+mod io;
 mod asm;
 mod dis;
-mod io;
 mod mali;
 mod val;
 
@@ -33,6 +34,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A closed pipe (`gpuasm dis a.spv | head`) ends the program quietly
+    // with the conventional status, as it does other Unix tools; Rust's
+    // runtime ignores SIGPIPE, which would turn it into a write error.
+    #[cfg(unix)]
+    // SAFETY: restores the default action before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -51,7 +60,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("gpuasm: error: {e:#}");
+            messageln!("gpuasm: error: {e:#}");
             ExitCode::from(1)
         }
     }

@@ -1,6 +1,6 @@
 //! `gpuasm mali-pp as|dis`: the Mali PP assembler and disassembler.
 
-use crate::io::{read_input, write_atomically, write_words, Output};
+use crate::io::{read_input, write_atomically, write_stdout, write_words, Output};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use gpuasm_mali::{assemble_with_warnings, decode, disassemble, DisOptions};
@@ -71,14 +71,14 @@ fn run_as(args: AsArgs) -> Result<ExitCode> {
     match assemble_with_warnings(&text) {
         Ok((words, warnings)) => {
             if !args.no_warnings && !warnings.items.is_empty() {
-                eprint!("{}", warnings.render(&name, &text));
+                message!("{}", warnings.render(&name, &text));
             }
             match args.format {
                 Format::Raw => write_words(&output, &words)?,
                 Format::Hex => {
                     let hex = hex_listing(&words);
                     match &output {
-                        Output::Stdout => print!("{hex}"),
+                        Output::Stdout => write_stdout(hex.as_bytes())?,
                         Output::File(p) => write_atomically(p, hex.as_bytes())?,
                     }
                 }
@@ -86,9 +86,9 @@ fn run_as(args: AsArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(d) => {
-            eprint!("{}", d.render(&name, &text));
+            message!("{}", d.render(&name, &text));
             let n = d.errors().count();
-            eprintln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
+            messageln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
             Ok(ExitCode::from(1))
         }
     }
@@ -136,13 +136,13 @@ fn run_dis(args: DisArgs) -> Result<ExitCode> {
         Format::Hex => match parse_hex(&String::from_utf8_lossy(&bytes)) {
             Ok(w) => w,
             Err(e) => {
-                eprintln!("gpuasm: error: {name}: {e}");
+                messageln!("gpuasm: error: {name}: {e}");
                 return Ok(ExitCode::from(1));
             }
         },
         Format::Raw => {
             if bytes.len() % 4 != 0 {
-                eprintln!("gpuasm: error: {name}: size {} is not a multiple of 4 bytes", bytes.len());
+                messageln!("gpuasm: error: {name}: size {} is not a multiple of 4 bytes", bytes.len());
                 return Ok(ExitCode::from(1));
             }
             bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
@@ -150,7 +150,7 @@ fn run_dis(args: DisArgs) -> Result<ExitCode> {
     };
     let text = disassemble(&words, &DisOptions { offsets: args.offsets, raw_fields: args.raw_fields });
     match Output::from_arg(args.output.as_deref(), None) {
-        Output::Stdout => print!("{text}"),
+        Output::Stdout => write_stdout(text.as_bytes())?,
         Output::File(p) => write_atomically(&p, text.as_bytes())?,
     }
     Ok(ExitCode::SUCCESS)

@@ -17,7 +17,7 @@ pub struct ValArgs {
     /// Target environment (default spv1.6, as spirv-val).
     #[arg(long, value_name = "ENV")]
     target_env: Option<String>,
-    /// Stop after this many errors.
+    /// Stop after this many errors (0: no limit).
     #[arg(long, default_value_t = 100)]
     max_errors: usize,
     #[command(flatten)]
@@ -89,7 +89,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     let words = match words_from_bytes(&bytes) {
         Ok((w, _)) => w,
         Err(e) => {
-            eprintln!("error: {name}: {e}");
+            messageln!("error: {name}: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -98,9 +98,9 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
             for e in &errors {
-                eprintln!("error: {name}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
+                messageln!("error: {name}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
                 if let Some(i) = &e.instruction {
-                    eprintln!("  {i}");
+                    messageln!("  {i}");
                 }
             }
             Ok(ExitCode::from(1))

@@ -67,7 +67,8 @@ impl Default for Options {
 pub enum DisError {
     #[error(transparent)]
     Binary(#[from] BinaryError),
-    #[error("write failed: {0}")]
+    /// The sink failed; the cause is the error's source.
+    #[error("write failed")]
     Io(#[from] io::Error),
 }
 
@@ -143,7 +144,7 @@ fn run<'a>(
                 function.start_block(&inst);
             } else {
                 if inst.opcode == op::OpFunctionEnd {
-                    function.emit(&mut p, words);
+                    function.emit(&mut p, words)?;
                 }
                 if function.in_block() {
                     function.push(&inst);
@@ -212,7 +213,7 @@ impl<'a, 'n> Printer<'a, 'n> {
         }
     }
 
-    fn flush_if_large(&mut self) -> io::Result<()> {
+    pub(crate) fn flush_if_large(&mut self) -> io::Result<()> {
         if self.sink.is_some() && self.out.len() >= 1 << 16 {
             self.flush()?;
         }
