@@ -683,6 +683,16 @@ pub fn parse_uniform(op: &OpToken, args: &[&str]) -> ParseResult {
     Ok(v)
 }
 
+/// The `offset_reg` a store without an offset gets: Mesa's don't-care value
+/// (spec 3.9, 5.9), its vec4 slot N arithmetically shifted right by 2 and
+/// truncated to 6 bits. N is the slot, not the index field: for partial
+/// stores the field holds 2N+h / 4N+c (alignment class 1 / 0), so
+/// `store.t -3.xy $5` (index -6) gets 63, not 62.
+fn store_default_offset(index: i64, class: u32) -> u32 {
+    let slot = index >> (2 - class);
+    (slot >> 2) as u32 & 63
+}
+
 pub fn print_store(v: u128) -> Option<String> {
     if bits(v, 1, 5) == 0b00111 {
         let name = if bits(v, 0, 1) == 1 { "fb_color.t" } else { "fb_depth.t" };
@@ -696,7 +706,7 @@ pub fn print_store(v: u128) -> Option<String> {
     let off = bits(v, 18, 6);
     if bits(v, 24, 1) == 1 {
         idx = format!("{idx}+{}", sreg(off));
-    } else if off != ((index >> 2) as u32 & 63) {
+    } else if off != store_default_offset(index, class) {
         return None;
     }
     let s = bits(v, 4, 6);
@@ -724,8 +734,7 @@ pub fn parse_store(op: &OpToken, args: &[&str]) -> ParseResult {
     let mut v: u128 = 3 | (s as u128) << 4 | (class as u128) << 10 | ((index as u32 & 0xffff) as u128) << 25;
     match offset {
         Some(r) => v |= 1 << 24 | (r as u128) << 18,
-        // Mesa's don't-care value, so Mesa binaries round-trip (spec 5.9).
-        None => v |= (((index >> 2) as u32 & 63) as u128) << 18,
+        None => v |= (store_default_offset(index, class) as u128) << 18,
     }
     Ok(v)
 }

@@ -2,39 +2,134 @@
 //! hand-derived vectors and the spec's worked examples assemble to their
 //! words and disassemble to their text.
 
-use gpuasm_mali::{assemble, disassemble, DisOptions};
-use std::path::PathBuf;
+mod common;
 
-fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
-}
+use common::{corpus, field_words, hex_words, mesa_programs, mesa_store_words, read_words};
+use gpuasm_mali::{assemble, disassemble, DisOptions};
 
 fn words_of(hex: &str) -> Vec<u32> {
     hex.split_whitespace().map(|w| u32::from_str_radix(w, 16).unwrap()).collect()
 }
 
+/// Instruction lines of a disassembly (labels left out).
+fn instruction_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| !l.ends_with(':'))
+}
+
+/// A line that fell back to `raw.<unit>` or `words` (spec 5.12).
+fn is_fallback(line: &str) -> bool {
+    line.starts_with("words ") || line.split(", ").any(|item| item.starts_with("raw."))
+}
+
+/// Every Mesa program (both corpora): dis then as gives back its words, its
+/// hex listing disassembles to the same text, and every instruction Mesa
+/// emitted prints in its normal spelling: zero `raw.`/`words` fallbacks.
 #[test]
-fn mesa_programs_round_trip() {
-    let mut n = 0;
+fn mesa_programs_round_trip_without_fallbacks() {
+    let (mut programs, mut instructions, mut round_trips) = (0, 0, 0);
+    let mut fallbacks = Vec::new();
     let mut failures = Vec::new();
-    for entry in std::fs::read_dir(corpus()).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "ppbin") {
-            continue;
-        }
-        let bytes = std::fs::read(&path).unwrap();
-        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    for path in mesa_programs() {
+        let words = read_words(&path);
         let text = disassemble(&words, &DisOptions::default());
-        n += 1;
+        programs += 1;
+        for line in instruction_lines(&text) {
+            instructions += 1;
+            if is_fallback(line) {
+                fallbacks.push(format!("{}: {line}", path.display()));
+            }
+        }
         match assemble(&text) {
-            Ok(back) if back == words => {}
+            Ok(back) if back == words => round_trips += 1,
             Ok(_) => failures.push(format!("{}: words differ\n{text}", path.display())),
             Err(d) => failures.push(format!("{}: {d}\n{text}", path.display())),
         }
-        assert!(!text.contains("raw.") && !text.contains("words "), "{}: fell back to raw\n{text}", path.display());
+        let listing = std::fs::read_to_string(path.with_extension("hex")).unwrap();
+        if hex_words(&listing) != words {
+            failures.push(format!("{}: the hex listing holds other words", path.display()));
+        }
     }
-    assert!(n >= 30);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(fallbacks.is_empty(), "{} fallbacks:\n{}", fallbacks.len(), fallbacks.join("\n"));
+    assert!(programs >= 138 && instructions > 4500, "{programs} programs, {instructions} instructions");
+    assert_eq!(round_trips, programs);
+}
+
+/// Temporary stores as Mesa's encoder writes them, for every slot whose
+/// index fits the 16-bit field and every size Mesa spills (1-4
+/// components), print in the normal spelling and assemble back: the
+/// default `offset_reg` is Mesa's, (slot >> 2) & 63 (spec 5.9).
+#[test]
+fn mesa_spill_stores_print_normally_at_every_slot() {
+    let mut failures = Vec::new();
+    for components in 1..=4u32 {
+        let units = if components >= 3 { 1 } else { 1i64 << (3 - components) };
+        for slot in -32768 / units..32768 / units {
+            let reg = slot.rem_euclid(12) as u32;
+            let words = mesa_store_words(slot, components, reg);
+            let want = match components {
+                1 => format!("store.t {slot}.x ${reg}.x"),
+                2 => format!("store.t {slot}.xy ${reg}"),
+                _ => format!("store.t {slot} ${reg}"),
+            };
+            check_store(&words, &want, &mut failures);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures, first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+/// The same rule for the partial slots Mesa never writes (`.zw`, `.y`,
+/// `.z`, `.w`): the default comes from the slot N written in the text, not
+/// from the index field 2N+h / 4N+c.
+#[test]
+fn partial_stores_take_the_default_from_the_slot() {
+    let mut failures = Vec::new();
+    for (alignment, parts) in [(1u32, &["xy", "zw"][..]), (0, &["x", "y", "z", "w"][..])] {
+        let per_slot = parts.len() as i64;
+        for index in -32768i64..32768 {
+            let slot = index.div_euclid(per_slot);
+            let part = parts[index.rem_euclid(per_slot) as usize];
+            let s = (index.rem_euclid(48)) as u32; // any scalar register for alignment 0
+            let (source, src_text) = if alignment == 0 {
+                (s, format!("${}.{}", s / 4, ["x", "y", "z", "w"][s as usize % 4]))
+            } else {
+                (4 * (s % 12), format!("${}", s % 12))
+            };
+            let words = field_words(index, alignment, source, ((slot >> 2) & 63) as u32);
+            check_store(&words, &format!("store.t {slot}.{part} {src_text}"), &mut failures);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures, first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+/// The case: `store.t -3.xy $5` has index -6 and offset_reg 63.
+#[test]
+fn store_minus_three_xy_gets_offset_reg_63() {
+    let words = assemble("store.t -3.xy $5").unwrap();
+    assert_eq!(words, [0x0000_8003, 0xf4fc_0543, 0x0000_01ff]);
+    assert_eq!((words[1] >> 18) & 63, 63);
+}
+
+fn check_store(words: &[u32], want: &str, failures: &mut Vec<String>) {
+    let text = disassemble(words, &DisOptions::default());
+    if text.trim_end() != want {
+        failures.push(format!("{words:08x?}: dis gives '{}', want '{want}'", text.trim_end()));
+    }
+    match assemble(want) {
+        Ok(back) if back == words => {}
+        Ok(back) => failures.push(format!("{want}: as gives {back:08x?}, want {words:08x?}")),
+        Err(d) => failures.push(format!("{want}: {d}")),
+    }
 }
 
 /// (title, text, words) of every vector in vectors.md.

@@ -2,8 +2,10 @@
 //! spelling with the cheat sheet of spec section 5 and assembled, must give
 //! exactly the program's words: our fields agree with Mesa's by meaning.
 
+mod common;
+
+use common::{mesa_programs, mesa_store_words, read_words};
 use gpuasm_mali::assemble;
-use std::path::PathBuf;
 
 /// Operand counts (destination included) of the ops whose pipeline
 /// destination Mesa leaves out.
@@ -77,17 +79,12 @@ fn translate_item(item: &str) -> String {
 
 #[test]
 fn mesa_disassembly_means_what_we_decode() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
     let mut programs = 0;
     let mut instructions = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "dis") {
-            continue;
-        }
+    for ppbin in mesa_programs() {
+        let path = ppbin.with_extension("dis");
         let dis = std::fs::read_to_string(&path).unwrap();
-        let bytes = std::fs::read(path.with_extension("ppbin")).unwrap();
-        let words: Vec<u32> = bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let words = read_words(&ppbin);
         let mut text = String::new();
         for line in dis.lines() {
             let (at, body) = line.split_once(':').unwrap();
@@ -113,5 +110,39 @@ fn mesa_disassembly_means_what_we_decode() {
         assert_eq!(got, words, "{}\n{text}", path.display());
         programs += 1;
     }
-    assert!(programs >= 30 && instructions > 300, "{programs} programs, {instructions} instructions");
+    assert!(programs >= 138 && instructions > 4500, "{programs} programs, {instructions} instructions");
+}
+
+/// Mesa's spelling of its own spill stores, as its disassembler prints them
+/// (`index / 2`, `index / 4` truncating, `.xy`/`.x` since Mesa's index is
+/// always a slot's first component), means the words its encoder writes,
+/// at every slot and size.
+#[test]
+fn mesa_spill_store_spelling_means_its_words() {
+    let mut failures = Vec::new();
+    for components in 1..=4u32 {
+        let units = if components >= 3 { 1 } else { 1i64 << (3 - components) };
+        for slot in -32768 / units..32768 / units {
+            let reg = slot.rem_euclid(12);
+            let index = slot * units;
+            let mesa = match components {
+                1 => format!("store.t {}.x ${reg}.x", index / 4),
+                2 => format!("store.t {}.xy ${reg}", index / 2),
+                _ => format!("store.t {index} ${reg}"),
+            };
+            let ours = translate_item(&mesa);
+            let want = mesa_store_words(slot, components, reg as u32);
+            match assemble(&ours) {
+                Ok(got) if got == want => {}
+                Ok(got) => failures.push(format!("{mesa}: {got:08x?}, want {want:08x?}")),
+                Err(d) => failures.push(format!("{mesa}: {d}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures, first:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
 }

@@ -1,6 +1,8 @@
 //! Properties over random instructions: encode → decode gives the same
 //! model; print → assemble gives the same words.
 
+mod common;
+
 use gpuasm_mali::program::{decode, Instruction, UNIT_WIDTHS};
 use gpuasm_mali::{assemble, disassemble, DisOptions};
 use proptest::prelude::*;
@@ -22,16 +24,7 @@ fn instruction() -> impl Strategy<Value = Instruction> {
 /// Fields that Mesa-like programs use, so the normal spellings get tested,
 /// not only `raw`: real instructions from the corpus, mutated a little.
 fn corpus_words() -> Vec<Vec<u32>> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.extension().is_some_and(|x| x == "ppbin") {
-            let b = std::fs::read(&p).unwrap();
-            out.push(b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
-        }
-    }
-    out
+    common::mesa_programs().iter().map(|p| common::read_words(p)).collect()
 }
 
 proptest! {
@@ -58,7 +51,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_real_programs_round_trip(prog in 0usize..31, at in any::<prop::sample::Index>(), bit in 0u32..32) {
+    fn mutated_real_programs_round_trip(prog in 0usize..138, at in any::<prop::sample::Index>(), bit in 0u32..32) {
         let progs = corpus_words();
         let mut words = progs[prog % progs.len()].clone();
         let i = at.index(words.len());
