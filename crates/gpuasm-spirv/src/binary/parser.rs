@@ -811,9 +811,16 @@ impl<'w> InstructionParser<'w> {
             }
             Category::Composite => {
                 let switch = info.opcode == op::OpSwitch;
-                for &base in kinfo.bases.iter().rev() {
+                // SPIRV-Tools reads OpPhi's (value, parent) pairs as a plain
+                // sequence of ids, so spirv-dis prints an odd count; the
+                // validator is the one to object. The other pairs need both.
+                let second = match kind {
+                    OperandKind::PairIdRefIdRef => Quantifier::Optional,
+                    _ => Quantifier::One,
+                };
+                for (k, &base) in kinfo.bases.iter().enumerate().rev() {
                     self.expected.push(Expected {
-                        spec: OperandSpec { kind: base, quantifier: Quantifier::One, name: "" },
+                        spec: OperandSpec { kind: base, quantifier: if k == 0 { Quantifier::One } else { second }, name: "" },
                         switch_literal: switch && base == OperandKind::LiteralInteger,
                     });
                 }
