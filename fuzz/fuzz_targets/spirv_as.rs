@@ -1,4 +1,5 @@
-//! Arbitrary text → assembler. Must never panic; an accepted text must give
+//! Arbitrary bytes → assembler, read as the CLI reads them (bytes that are
+//! not UTF-8 kept for string literals). Must never panic; an accepted text must give
 //! a module the reader accepts (ids past the bound aside), and every error
 //! must point inside the text. The shortcut for common instructions must
 //! give exactly what the general path gives, words and diagnostics, and so
@@ -6,13 +7,14 @@
 //! line starts, which workers usually get to keep, and arbitrary bytes).
 #![no_main]
 use gpuasm_spirv::binary::{InstructionParser, ParserOptions};
-use gpuasm_spirv::text::{assemble, assemble_with_warnings, AsmOptions};
+use gpuasm_spirv::text::{assemble, assemble_with_warnings, text_from_bytes, AsmOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (text, raw_bytes) = text_from_bytes(data);
+    let text: &str = &text;
     for preserve in [false, true] {
-        let options = AsmOptions { preserve_numeric_ids: preserve, ..AsmOptions::default() };
+        let options = AsmOptions { preserve_numeric_ids: preserve, raw_bytes, ..AsmOptions::default() };
         let result = assemble(text, &options);
         let general = assemble(text, &AsmOptions { general_only: true, ..options.clone() });
         assert_eq!(format!("{result:?}"), format!("{general:?}"));
