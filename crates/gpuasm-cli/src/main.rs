@@ -7,6 +7,7 @@ mod asm;
 mod dis;
 mod mali;
 mod val;
+mod val_dir;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

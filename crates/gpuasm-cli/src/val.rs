@@ -12,7 +12,8 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct ValArgs {
-    /// Input module; `-` or none for stdin.
+    /// Input module; `-` or none for stdin. A folder: every `*.spv` below
+    /// it, on all cores, one line per invalid file and a summary.
     input: Option<PathBuf>,
     /// Target environment (default spv1.6, as spirv-val).
     #[arg(long, value_name = "ENV")]
@@ -85,6 +86,10 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
             None => bail!("unknown target environment '{n}'; valid values: {}", TARGET_ENV_NAMES.join(", ")),
         },
     };
+    let options = ValidatorOptions { target_env, max_errors: args.max_errors, limits: args.limits.limits() };
+    if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
+        return crate::val_dir::run(dir, &options);
+    }
     let (bytes, name) = read_input(args.input.as_deref())?;
     let words = match words_from_bytes(&bytes) {
         Ok((w, _)) => w,
@@ -93,7 +98,6 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    let options = ValidatorOptions { target_env, max_errors: args.max_errors, limits: args.limits.limits() };
     match validate(&words, &options) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
