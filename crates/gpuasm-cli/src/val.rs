@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
-use gpuasm_spirv::validate::{validate, Limits, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, BlockLayout, Limits, ValidatorOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +23,42 @@ pub struct ValArgs {
     max_errors: usize,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    layout: LayoutArgs,
+}
+
+/// Block layout rules: the Vulkan device features the application enables
+/// (spirv-val's options, same names and meaning).
+#[derive(Args)]
+#[command(next_help_heading = "Block layout")]
+struct LayoutArgs {
+    /// VK_KHR_relaxed_block_layout for uniform, storage and push-constant blocks (default from Vulkan 1.1)
+    #[arg(long)]
+    relax_block_layout: bool,
+    /// VK_KHR_uniform_buffer_standard_layout: uniform blocks follow the storage-buffer rules
+    #[arg(long)]
+    uniform_buffer_standard_layout: bool,
+    /// VK_EXT_scalar_block_layout for uniform, storage and push-constant blocks (overrides relaxed layout)
+    #[arg(long)]
+    scalar_block_layout: bool,
+    /// Scalar layout for Workgroup blocks
+    #[arg(long)]
+    workgroup_scalar_block_layout: bool,
+    /// Do not check block offsets and strides (overrides the options above)
+    #[arg(long)]
+    skip_block_layout: bool,
+}
+
+impl LayoutArgs {
+    fn block_layout(&self) -> BlockLayout {
+        BlockLayout {
+            relax: self.relax_block_layout,
+            uniform_buffer_standard: self.uniform_buffer_standard_layout,
+            scalar: self.scalar_block_layout,
+            workgroup_scalar: self.workgroup_scalar_block_layout,
+            skip: self.skip_block_layout,
+        }
+    }
 }
 
 /// Universal limits (spec 2.17); each defaults to the specification's
@@ -86,7 +122,12 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
             None => bail!("unknown target environment '{n}'; valid values: {}", TARGET_ENV_NAMES.join(", ")),
         },
     };
-    let options = ValidatorOptions { target_env, max_errors: args.max_errors, limits: args.limits.limits() };
+    let options = ValidatorOptions {
+        target_env,
+        max_errors: args.max_errors,
+        limits: args.limits.limits(),
+        block_layout: args.layout.block_layout(),
+    };
     if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
         return crate::val_dir::run(dir, &options);
     }

@@ -145,7 +145,7 @@ fn has_required(m: &Module, d: &Decorations, id: u32, kind: u16, dec: &dyn Fn(u3
         .all(|&x| has_required(m, d, x, kind, dec, depth + 1))
 }
 
-pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
+pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r: &mut Report) {
     // Decoration groups are not followed: leave such modules alone rather
     // than miss a decoration they apply.
     if m.insts.iter().any(|i| i.opcode() == op::OpDecorationGroup) {
@@ -225,20 +225,30 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
     // Vulkan lays out every buffer; other environments (as spirv-val
     // checks them) only PhysicalStorageBuffer ones, by the standard rules.
     let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
-    if !matches!(env, crate::TargetEnv::OpenCl { .. }) {
+    if !matches!(env, crate::TargetEnv::OpenCl { .. }) && !options.skip {
         // Vulkan 1.1 and later relax the rules (VK_KHR_relaxed_block_layout).
-        let relaxed = matches!(env, crate::TargetEnv::Vulkan(1..) | crate::TargetEnv::Vulkan11Spv14);
+        let relaxed = options.relax || matches!(env, crate::TargetEnv::Vulkan(1..) | crate::TargetEnv::Vulkan11Spv14);
+        // Scalar layout is the more permissive: it overrides the relaxed
+        // rules where both apply, as in spirv-val.
+        let scalar = options.scalar;
         for (id, deco, class_name) in checked {
             if !vulkan && class_name != "PhysicalStorageBuffer" {
                 continue;
             }
-            // Uniform blocks take the uniform-buffer (std140) rules.
-            let uniform_rules = class_name == "Uniform" && deco == "Block";
-            let layout = Layout { m, d: &d, uniform_rules, relaxed };
+            // Uniform blocks take the uniform-buffer (std140) rules, unless
+            // VK_KHR_uniform_buffer_standard_layout makes them std430.
+            let uniform_rules = class_name == "Uniform" && deco == "Block" && !options.uniform_buffer_standard;
+            let layout = Layout { m, d: &d, uniform_rules, relaxed: relaxed && !scalar, scalar };
             if let Err((member, what)) = layout.check(id, 0, 0) {
                 let rules = format!(
                     "{} {} layout rules",
-                    if relaxed { "relaxed" } else { "standard" },
+                    if scalar {
+                        "scalar"
+                    } else if relaxed {
+                        "relaxed"
+                    } else {
+                        "standard"
+                    },
                     if uniform_rules { "uniform buffer" } else { "storage buffer" }
                 );
                 r.error(
@@ -279,12 +289,47 @@ struct Layout<'a, 'w> {
     d: &'a Decorations,
     /// std140: arrays, structs and matrices round their alignment up to 16.
     uniform_rules: bool,
+    /// VK_KHR_relaxed_block_layout: vectors aligned to their components,
+    /// without straddling 16-byte boundaries.
     relaxed: bool,
+    /// VK_EXT_scalar_block_layout: everything aligned to its scalars, and
+    /// members may sit in the padding of the one before.
+    scalar: bool,
+}
+
+/// spirv-val's block layout options (`--relax-block-layout`,
+/// `--uniform-buffer-standard-layout`, `--scalar-block-layout`,
+/// `--workgroup-scalar-block-layout`, `--skip-block-layout`): the device
+/// features a Vulkan application enabled.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockLayout {
+    /// VK_KHR_relaxed_block_layout (always on from Vulkan 1.1).
+    pub relax: bool,
+    /// VK_KHR_uniform_buffer_standard_layout: uniform blocks follow the
+    /// storage-buffer rules.
+    pub uniform_buffer_standard: bool,
+    /// VK_EXT_scalar_block_layout for uniform, storage and push-constant
+    /// blocks.
+    pub scalar: bool,
+    /// Scalar layout for Workgroup blocks
+    /// (workgroupMemoryExplicitLayoutScalarBlockLayout).
+    pub workgroup_scalar: bool,
+    /// Do not check offsets and strides at all (their presence still is).
+    pub skip: bool,
 }
 
 impl Layout<'_, '_> {
     fn word(&self, id: u32, k: usize) -> u32 {
         self.m.def_word(id, k).unwrap_or(0)
+    }
+
+    /// The alignment a member or array element needs under these rules.
+    fn alignment(&self, id: u32, c: Constraint) -> u32 {
+        if self.scalar {
+            self.scalar_alignment(id, 0)
+        } else {
+            self.base_alignment(id, c, 0)
+        }
     }
 
     fn scalar_alignment(&self, id: u32, depth: u32) -> u32 {
@@ -400,7 +445,7 @@ impl Layout<'_, '_> {
         for (position, &(k, offset)) in order.iter().enumerate() {
             let ty = inner[k];
             let c = self.d.constraint(id, k);
-            let alignment = self.base_alignment(ty, c, 0);
+            let alignment = self.alignment(ty, c);
             let opcode = m.def_opcode(ty);
             let size = self.size(ty, c, 0);
             if opcode == Some(op::OpTypeRuntimeArray) && position != order.len() - 1 {
@@ -495,7 +540,7 @@ impl Layout<'_, '_> {
                     _ => {}
                 }
                 array = element;
-                array_alignment = self.base_alignment(array, c, 0);
+                array_alignment = self.alignment(array, c);
                 let element_size = self.size(element, c, 0);
                 if element_size > stride {
                     return Err((
@@ -505,7 +550,9 @@ impl Layout<'_, '_> {
                 }
             }
             next_valid = offset.saturating_add(size);
-            if matches!(opcode, Some(op::OpTypeArray | op::OpTypeStruct)) {
+            // Only scalar layout lets a member use the padding of the one
+            // before it.
+            if !self.scalar && matches!(opcode, Some(op::OpTypeArray | op::OpTypeStruct)) {
                 next_valid = align_up(next_valid, alignment);
             }
         }

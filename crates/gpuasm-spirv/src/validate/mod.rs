@@ -36,6 +36,7 @@ mod types;
 use crate::binary::BinaryError;
 use crate::dis;
 use crate::TargetEnv;
+pub use block_layout::BlockLayout;
 pub use limits::Limits;
 use module::Module;
 use std::fmt;
@@ -49,11 +50,19 @@ pub struct ValidatorOptions {
     pub max_errors: usize,
     /// Universal limits (spirv-val's `--max-*` options).
     pub limits: Limits,
+    /// Block layout rules beyond the environment's (spirv-val's
+    /// `--relax-block-layout`, `--scalar-block-layout`...).
+    pub block_layout: BlockLayout,
 }
 
 impl Default for ValidatorOptions {
     fn default() -> Self {
-        ValidatorOptions { target_env: TargetEnv::Universal(6), max_errors: 100, limits: Limits::default() }
+        ValidatorOptions {
+            target_env: TargetEnv::Universal(6),
+            max_errors: 100,
+            limits: Limits::default(),
+            block_layout: BlockLayout::default(),
+        }
     }
 }
 
@@ -216,7 +225,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| limits::check(module, limits, r),
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
-        &|r| block_layout::check(module, options.target_env, r),
+        &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
