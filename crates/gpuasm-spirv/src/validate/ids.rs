@@ -27,7 +27,12 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
         | op::OpMemberDecorateString
         | op::OpBranch
         | op::OpLoopMerge
+        | op::OpConditionalEntryPointINTEL
+        | op::OpConditionalCapabilityINTEL
+        | op::OpConditionalExtensionINTEL
         | op::OpExtInstWithForwardRefsKHR => true,
+        // The graph an OpGraphEntryPointARM names is defined after it.
+        op::OpGraphEntryPointARM => k == 0,
         op::OpGroupDecorate | op::OpGroupMemberDecorate | op::OpBranchConditional | op::OpSwitch => k != 0,
         op::OpFunctionCall => k == 2,
         op::OpPhi => k > 1,
