@@ -73,6 +73,25 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
             return name.contains("Type") || name.contains("type");
         }
     }
+    // spirv-val's explicit list: these measure or name a type.
+    if matches!(
+        inst.opcode(),
+        op::OpSizeOf
+            | op::OpCooperativeMatrixLengthNV
+            | op::OpCooperativeMatrixLengthKHR
+            | op::OpUntypedArrayLengthKHR
+            | op::OpAsmINTEL
+    ) {
+        return true;
+    }
+    // An execution mode's own parameters (FPFastMathDefault's Target Type).
+    if matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2 {
+        let parameter = crate::grammar::OperandKind::ExecutionMode
+            .enumerant(m.word(i, 1))
+            .and_then(|e| e.parameters.get(k - 2))
+            .map_or("", |p| p.name);
+        return parameter.contains("Type");
+    }
     // Grammar operand names: "Type", "Data Type", "Base Type", "Pointer Type"...
     let name = operand_name(inst.info, k);
     name.contains("Type") || name.contains("type")
@@ -106,13 +125,22 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
     let operand_name = operand_name(inst.info, k);
     match def.opcode() {
         op::OpFunction => {
-            let ok = matches!(opc, op::OpEntryPoint | op::OpExecutionMode | op::OpExecutionModeId | op::OpFunctionCall)
-                || class == "Device-Side_Enqueue"
+            let ok = matches!(
+                opc,
+                op::OpEntryPoint
+                    | op::OpConditionalEntryPointINTEL
+                    | op::OpExecutionMode
+                    | op::OpExecutionModeId
+                    | op::OpFunctionCall
+            ) || class == "Device-Side_Enqueue"
                 || operand_name.contains("Func")
                 || operand_name.contains("Invoke");
             (!ok).then_some("Invalid use of function result id {}.")
         }
-        op::OpTypeFunction => (opc != op::OpFunction).then_some("Invalid use of function type result id {}."),
+        // OpAsmINTEL (SPV_INTEL_inline_assembly) names its function type.
+        op::OpTypeFunction => {
+            (!matches!(opc, op::OpFunction | op::OpAsmINTEL)).then_some("Invalid use of function type result id {}.")
+        }
         _ if def.result_type == 0 && !def.info.declares_type && m.operands(i)[k].kind != OperandKind::IdResultType => {
             let ok = inst.info.declares_type
                 || matches!(
@@ -126,6 +154,7 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
                         | op::OpFunction
                         | op::OpSpecConstantOp
                         | op::OpExtInstImport
+                        | op::OpAsmINTEL
                 );
             (!ok).then_some("Operand {} requires a type")
         }

@@ -199,7 +199,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     {
         r.module_error(
             ErrorKind::EntryPoint,
-            "No OpEntryPoint instruction was found. This is only allowed if the Linkage capability is being used.",
+            "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being \
+             used.",
         );
     }
     for ep in &entry_points {
