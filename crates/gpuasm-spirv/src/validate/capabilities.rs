@@ -103,6 +103,7 @@ fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
         capability::UniformAndStorageBuffer16BitAccess,
         capability::StoragePushConstant16,
         capability::StorageInputOutput16,
+        capability::WorkgroupMemoryExplicitLayout16BitAccessKHR,
     ]
     .into_iter()
     .any(has);
@@ -110,6 +111,7 @@ fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
         capability::StorageBuffer8BitAccess,
         capability::UniformAndStorageBuffer8BitAccess,
         capability::StoragePushConstant8,
+        capability::WorkgroupMemoryExplicitLayout8BitAccessKHR,
     ]
     .into_iter()
     .any(has);
