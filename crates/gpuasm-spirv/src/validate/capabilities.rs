@@ -48,15 +48,17 @@ impl Declared<'_> {
 pub(crate) fn declared_extensions<'m>(m: &'m Module) -> FxHashSet<&'m [u8]> {
     let mut extensions = FxHashSet::default();
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
-            op::OpCapability => {}
-            op::OpExtension => {
-                let o = m.operands(i)[0];
-                let start = m.insts[i].offset + o.offset as usize;
-                extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
-            }
+        // OpConditionalExtensionINTEL (SPV_INTEL_function_variants) declares
+        // its extension too.
+        let k = match m.insts[i].opcode() {
+            op::OpCapability | op::OpConditionalCapabilityINTEL => continue,
+            op::OpExtension => 0,
+            op::OpConditionalExtensionINTEL => 1,
             _ => break,
-        }
+        };
+        let o = m.operands(i)[k];
+        let start = m.insts[i].offset + o.offset as usize;
+        extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
     }
     extensions
 }
@@ -87,7 +89,8 @@ fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
             op::OpCapability => declare(&mut capabilities, m.word(i, 0)),
-            op::OpExtension => {}
+            op::OpConditionalCapabilityINTEL => declare(&mut capabilities, m.word(i, 1)),
+            op::OpExtension | op::OpConditionalExtensionINTEL => {}
             // Layout puts both first.
             _ => break,
         }
@@ -100,6 +103,7 @@ fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
         capability::UniformAndStorageBuffer16BitAccess,
         capability::StoragePushConstant16,
         capability::StorageInputOutput16,
+        capability::WorkgroupMemoryExplicitLayout16BitAccessKHR,
     ]
     .into_iter()
     .any(has);
@@ -107,6 +111,7 @@ fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
         capability::StorageBuffer8BitAccess,
         capability::UniformAndStorageBuffer8BitAccess,
         capability::StoragePushConstant8,
+        capability::WorkgroupMemoryExplicitLayout8BitAccessKHR,
     ]
     .into_iter()
     .any(has);

@@ -29,6 +29,12 @@ enum State {
     AfterTerminator,
 }
 
+/// The DebugInfo and OpenCL.DebugInfo.100 sets: spirv-val lets their
+/// instructions stand before a function's variables and among phis.
+fn old_debug_info(set: Option<crate::binary::ExtSet>) -> bool {
+    matches!(set, Some(crate::binary::ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100"))
+}
+
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut state = State::Outside;
     let mut void_return = true;
@@ -127,12 +133,14 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 state = State::AfterTerminator;
             }
-            op::OpVariable if state == State::InBlock => {
-                if !variable_section {
+            op::OpVariable | op::OpUntypedVariableKHR if state == State::InBlock => {
+                if !variable_section && m.word(i, 2) == crate::grammar::storage_class::Function {
                     r.error(
                         ErrorKind::FunctionStructure,
                         i,
-                        "All OpVariable instructions in a function must be the first instructions in the first block.",
+                        format!(
+                            "All {name} instructions in a function must be the first instructions in the first block."
+                        ),
                     );
                 }
             }
@@ -146,19 +154,29 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 variable_section = false;
             }
-            // Line instructions may sit among the variables; extended
-            // instructions (even non-semantic ones) end the variable run.
+            // Line instructions, and the older debug information sets'
+            // instructions, may sit among the variables and phis; other
+            // extended instructions (even non-semantic ones) end both runs.
             op::OpLine | op::OpNoLine if state == State::InBlock => {}
-            op::OpExtInst if state == State::InBlock => variable_section = false,
+            op::OpExtInst | op::OpExtInstWithForwardRefsKHR if state == State::InBlock => {
+                if !old_debug_info(inst.ext_set) {
+                    variable_section = false;
+                    phi_section = false;
+                }
+            }
             _ if state == State::InBlock => {
                 variable_section = false;
                 phi_section = false;
             }
             _ => match state {
-                State::Header if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
+                State::Header
+                    if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst | op::OpExtInstWithForwardRefsKHR) =>
+                {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
                 }
-                State::Header if opc == op::OpExtInst => ext_before_label = true,
+                State::Header if !matches!(opc, op::OpLine | op::OpNoLine) && !old_debug_info(inst.ext_set) => {
+                    ext_before_label = true
+                }
                 // Between functions only line and extended instructions may
                 // stand.
                 State::Outside if function_start > 0 && !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
@@ -171,9 +189,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 // Line information and non-semantic instructions (such as
                 // DebugLine) may follow a block's terminator.
+                // So may debug information (DebugScope, DebugNoScope...).
                 State::AfterTerminator
                     if !(matches!(opc, op::OpLine | op::OpNoLine)
-                        || opc == op::OpExtInst && inst.ext_set.is_some_and(|s| s.is_non_semantic())) =>
+                        || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
+                            && inst.ext_set.is_some_and(|s| s.is_debug_or_non_semantic())) =>
                 {
                     r.error(
                         ErrorKind::FunctionStructure,

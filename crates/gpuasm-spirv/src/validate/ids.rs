@@ -27,11 +27,22 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
         | op::OpMemberDecorateString
         | op::OpBranch
         | op::OpLoopMerge
+        | op::OpConditionalEntryPointINTEL
+        | op::OpConditionalCapabilityINTEL
+        | op::OpConditionalExtensionINTEL
         | op::OpExtInstWithForwardRefsKHR => true,
+        // The graph an OpGraphEntryPointARM names is defined after it.
+        op::OpGraphEntryPointARM => k == 0,
         op::OpGroupDecorate | op::OpGroupMemberDecorate | op::OpBranchConditional | op::OpSwitch => k != 0,
         op::OpFunctionCall => k == 2,
         op::OpPhi => k > 1,
         op::OpEnqueueKernel => k == 8,
+        // The Invoke function of the kernel queries.
+        op::OpGetKernelNDrangeSubGroupCount | op::OpGetKernelNDrangeMaxSubGroupSize => k == 3,
+        op::OpGetKernelWorkGroupSize | op::OpGetKernelPreferredWorkGroupSizeMultiple => k == 2,
+        op::OpCooperativeMatrixPerElementOpNV => k == 3,
+        op::OpCooperativeMatrixReduceNV => k == 4,
+        op::OpCooperativeMatrixLoadTensorNV => k > 6,
         op::OpTypeForwardPointer => k == 0,
         // The older debug information sets may refer ahead (e.g. composite
         // members); NonSemantic.Shader.DebugInfo needs
@@ -68,6 +79,22 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
             return name.contains("Type") || name.contains("type");
         }
     }
+    // spirv-val's explicit list: these measure or name a type.
+    if matches!(
+        inst.opcode(),
+        op::OpSizeOf
+            | op::OpCooperativeMatrixLengthNV
+            | op::OpCooperativeMatrixLengthKHR
+            | op::OpUntypedArrayLengthKHR
+            | op::OpAsmINTEL
+    ) {
+        return true;
+    }
+    // An execution mode's own parameters (FPFastMathDefault's Target Type):
+    // spirv-val's id pass does not check them; the mode rules do.
+    if matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2 {
+        return true;
+    }
     // Grammar operand names: "Type", "Data Type", "Base Type", "Pointer Type"...
     let name = operand_name(inst.info, k);
     name.contains("Type") || name.contains("type")
@@ -101,14 +128,27 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
     let operand_name = operand_name(inst.info, k);
     match def.opcode() {
         op::OpFunction => {
-            let ok = matches!(opc, op::OpEntryPoint | op::OpExecutionMode | op::OpExecutionModeId | op::OpFunctionCall)
-                || class == "Device-Side_Enqueue"
+            let ok = matches!(
+                opc,
+                op::OpEntryPoint
+                    | op::OpConditionalEntryPointINTEL
+                    | op::OpExecutionMode
+                    | op::OpExecutionModeId
+                    | op::OpFunctionCall
+            ) || class == "Device-Side_Enqueue"
                 || operand_name.contains("Func")
                 || operand_name.contains("Invoke");
             (!ok).then_some("Invalid use of function result id {}.")
         }
-        op::OpTypeFunction => (opc != op::OpFunction).then_some("Invalid use of function type result id {}."),
-        _ if def.result_type == 0 && !def.info.declares_type && m.operands(i)[k].kind != OperandKind::IdResultType => {
+        // OpAsmINTEL (SPV_INTEL_inline_assembly) names its function type.
+        op::OpTypeFunction => {
+            (!matches!(opc, op::OpFunction | op::OpAsmINTEL)).then_some("Invalid use of function type result id {}.")
+        }
+        _ if def.result_type == 0
+            && !def.info.declares_type
+            && m.operands(i)[k].kind != OperandKind::IdResultType
+            && !(matches!(opc, op::OpExecutionMode | op::OpExecutionModeId) && k >= 2) =>
+        {
             let ok = inst.info.declares_type
                 || matches!(
                     opc,
@@ -121,6 +161,7 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
                         | op::OpFunction
                         | op::OpSpecConstantOp
                         | op::OpExtInstImport
+                        | op::OpAsmINTEL
                 );
             (!ok).then_some("Operand {} requires a type")
         }
@@ -173,7 +214,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
                 }
             } else if m.is_type(id) && !type_ok(m, i, k) {
-                r.error(ErrorKind::TypeValueMismatch, i, format!("operand {k} (id {id}) cannot be a type"));
+                let name = r.id(id);
+                r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
         }
     }

@@ -16,7 +16,8 @@ struct EntryPoint {
     interface: FxHashSet<u32>,
 }
 
-/// Each id an OpEntryPoint lists is a variable; before SPIR-V 1.4 an Input
+/// Each id an OpEntryPoint lists is a variable (typed, or untyped with
+/// SPV_KHR_untyped_pointers); before SPIR-V 1.4 an Input
 /// or Output one. (An earlier stage than the rest: spirv-val checks this
 /// before decorations.)
 pub(crate) fn check_listed(m: &Module, r: &mut Report) {
@@ -25,14 +26,19 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
         .filter(|&i| m.insts[i].opcode() == op::OpDecorate && m.word(i, 1) == crate::grammar::decoration::Block)
         .map(|i| m.word(i, 0))
         .collect();
-    let explicit_workgroup_layout =
-        super::capabilities::with_implied(m).contains(&capability::WorkgroupMemoryExplicitLayoutKHR);
+    let caps = super::capabilities::with_implied(m);
+    let explicit_workgroup_layout = caps.contains(&capability::WorkgroupMemoryExplicitLayoutKHR);
+    let shader = caps.contains(&capability::Shader);
+    // Entry points (functions) already given a task payload.
+    let mut task_payload: FxHashSet<u32> = FxHashSet::default();
     for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
         let entry = m.word(i, 1);
+        let mut seen = FxHashSet::default();
         for k in 3..m.operands(i).len() {
             let Some(&v) = m.defs.get(&m.word(i, k)) else { continue };
             let var = &m.insts[v];
-            if var.opcode() != op::OpVariable {
+            let untyped = var.opcode() == op::OpUntypedVariableKHR;
+            if var.opcode() != op::OpVariable && !untyped {
                 let found = var.info.name;
                 r.error(
                     ErrorKind::EntryPoint,
@@ -42,9 +48,57 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
                 return;
             }
             let class = m.word(v, 2);
+            // An untyped variable's pointee is its optional Data Type operand.
+            let pointee =
+                if untyped { (m.operands(v).len() > 3).then(|| m.word(v, 3)) } else { m.def_word(var.result_type, 3) };
+            if all_globals {
+                if class == storage_class::TaskPayloadWorkgroupEXT && !task_payload.insert(entry) {
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        v,
+                        "There can be at most one OpVariable with storage class TaskPayloadWorkgroupEXT associated \
+                         with an OpEntryPoint",
+                    );
+                    return;
+                }
+                if class == storage_class::Function {
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        v,
+                        "In SPIR-V 1.4 or later, OpEntryPoint interfaces should only list global variables",
+                    );
+                    return;
+                }
+                if !seen.insert(v) {
+                    let t = r.id(var.result_id);
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        v,
+                        format!("In SPIR-V 1.4 or later, non-unique OpEntryPoint interface {t} is disallowed"),
+                    );
+                    return;
+                }
+            }
+            // In shaders an untyped Workgroup variable's data is a Block
+            // struct (SPV_KHR_untyped_pointers).
+            if untyped && shader && class == storage_class::Workgroup {
+                if let Some(t) = pointee {
+                    let message = if m.def_opcode(t) != Some(op::OpTypeStruct) {
+                        Some("Untyped workgroup variables in shaders must be block decorated structs")
+                    } else if !blocks.contains(&t) {
+                        Some("Untyped workgroup variables in shaders must be block decorated")
+                    } else {
+                        None
+                    };
+                    if let Some(message) = message {
+                        r.error(ErrorKind::EntryPoint, v, message);
+                        return;
+                    }
+                }
+            }
             if class == storage_class::Workgroup
                 && !explicit_workgroup_layout
-                && m.def_word(var.result_type, 3).is_some_and(|t| blocks.contains(&t))
+                && pointee.is_some_and(|t| blocks.contains(&t))
             {
                 let at = m.defs.get(&entry).copied().unwrap_or(i);
                 r.error(
@@ -138,10 +192,15 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             None => {}
         }
     }
-    if entry_points.is_empty() && !m.declared_capabilities.contains(&capability::Linkage) {
+    // Graph modules (SPV_ARM_graph) have graph entry points instead.
+    if entry_points.is_empty()
+        && !m.declared_capabilities.contains(&capability::Linkage)
+        && !m.declared_capabilities.contains(&capability::GraphARM)
+    {
         r.module_error(
             ErrorKind::EntryPoint,
-            "No OpEntryPoint instruction was found. This is only allowed if the Linkage capability is being used.",
+            "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being \
+             used.",
         );
     }
     for ep in &entry_points {

@@ -26,6 +26,39 @@ enum Section {
     /// extended instructions.
     Types,
     Functions,
+    /// Graph definitions (SPV_ARM_graph), after every function.
+    Graphs,
+}
+
+/// Module-level instructions of extensions the grammar does not class as
+/// types or constants, placed where spirv-val places them (its
+/// `spvOpcodeGeneratesType`, `spvOpcodeIsConstant` and layout sections).
+const EXTRA_SECTIONS: &[(u16, Section)] = &[
+    (op::OpConditionalCapabilityINTEL, Section::Capabilities),
+    (op::OpConditionalExtensionINTEL, Section::Extensions),
+    (op::OpConditionalEntryPointINTEL, Section::EntryPoints),
+    (op::OpTypeNodePayloadArrayAMDX, Section::Types),
+    (op::OpConstantStringAMDX, Section::Types),
+    (op::OpSpecConstantStringAMDX, Section::Types),
+    (op::OpConstantFunctionPointerINTEL, Section::Types),
+    (op::OpAsmTargetINTEL, Section::Types),
+    (op::OpAsmINTEL, Section::Types),
+    (op::OpGraphConstantARM, Section::Types),
+    (op::OpGraphEntryPointARM, Section::Graphs),
+    (op::OpGraphARM, Section::Graphs),
+    (op::OpGraphInputARM, Section::Graphs),
+    (op::OpGraphSetOutputARM, Section::Graphs),
+    (op::OpGraphEndARM, Section::Graphs),
+];
+
+/// Where a graph definition stands (spirv-val's graph definition regions).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum GraphRegion {
+    Outside,
+    Begin,
+    Inputs,
+    Body,
+    Outputs,
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
@@ -75,6 +108,9 @@ fn debug_info_placement(m: &Module, i: usize) -> Option<DebugPlacement> {
 fn section(m: &Module, i: usize) -> Option<Section> {
     let inst = &m.insts[i];
     let op = inst.opcode();
+    if let Some(&(_, s)) = EXTRA_SECTIONS.iter().find(|&&(o, _)| o == op) {
+        return Some(s);
+    }
     Some(match op {
         op::OpCapability => Section::Capabilities,
         op::OpExtension => Section::Extensions,
@@ -96,6 +132,59 @@ fn section(m: &Module, i: usize) -> Option<Section> {
     })
 }
 
+/// One instruction of the graph definitions section: only graph
+/// instructions, OpCompositeExtract and OpExtInst stand there, a graph's
+/// inputs right after its OpGraphARM and its outputs right before its
+/// OpGraphEndARM.
+fn graph_step(region: &mut GraphRegion, opcode: u16, name: &str) -> Result<(), String> {
+    use GraphRegion::*;
+    let at = *region;
+    match opcode {
+        op::OpGraphARM => {
+            if at != Outside {
+                return Err("Cannot define a graph in a graph".into());
+            }
+            *region = Begin;
+        }
+        op::OpGraphInputARM => {
+            if !matches!(at, Begin | Inputs) {
+                return Err(format!("{name} must immediately follow an OpGraphARM or OpGraphInputARM instruction."));
+            }
+            *region = Inputs;
+        }
+        op::OpGraphSetOutputARM => {
+            if at == Outside {
+                return Err(format!(
+                    "{name} must immediately precede an OpGraphEndARM or OpGraphSetOutputARM instruction."
+                ));
+            }
+            *region = Outputs;
+        }
+        op::OpGraphEndARM => {
+            if at != Outputs {
+                return Err(format!("{name} must be preceded by at least one OpGraphSetOutputARM instruction"));
+            }
+            *region = Outside;
+        }
+        op::OpGraphEntryPointARM => {
+            if at != Outside {
+                return Err(format!("{name} cannot appear in the definition of a graph"));
+            }
+        }
+        op::OpCompositeExtract | op::OpExtInst | op::OpExtInstWithForwardRefsKHR => {
+            if at == Outside {
+                return Err(format!("{name} must appear in a graph body"));
+            }
+            if at == Outputs {
+                return Err(format!("{name} cannot appear after a graph output instruction"));
+            }
+            *region = Body;
+        }
+        _ => return Err(format!("{name} cannot appear in the graph definitions section")),
+    }
+    Ok(())
+}
+
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut current = Section::Capabilities;
     let mut memory_models = 0;
@@ -104,9 +193,22 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     // block's terminator.
     let mut in_function = false;
     let mut in_block = false;
+    // In the graph definitions section, and where in a graph.
+    let mut in_graphs = false;
+    let mut region = GraphRegion::Outside;
     for i in 0..m.insts.len() {
         let op = m.insts[i].opcode();
         let name = m.insts[i].info.name;
+        if in_graphs || EXTRA_SECTIONS.contains(&(op, Section::Graphs)) {
+            if !in_graphs && memory_models == 0 {
+                r.error(ErrorKind::Layout, i, format!("{name} cannot appear before the memory model instruction"));
+            }
+            in_graphs = true;
+            if let Err(message) = graph_step(&mut region, op, name) {
+                r.error(ErrorKind::Layout, i, message);
+            }
+            continue;
+        }
         if let Some(placement) = debug_info_placement(m, i) {
             if in_functions && placement == DebugPlacement::Module {
                 r.error(ErrorKind::Layout, i, "Debug info extension instructions other than DebugScope, DebugNoScope, DebugDeclare, DebugValue must appear between section 9 (types, constants, global variables) and section 10 (function declarations)");

@@ -158,11 +158,17 @@ fn takes_logical_pointers(opcode: u16) -> bool {
             | op::OpCooperativeVectorMatrixMulAddNV
             | op::OpCooperativeVectorOuterProductAccumulateNV
             | op::OpCooperativeVectorReduceSumAccumulateNV
+            | op::OpNodePayloadArrayLengthAMDX
+            | op::OpIsNodePayloadValidAMDX
+            | op::OpFinishWritingNodePayloadAMDX
     ) || hit_object(opcode)
 }
 
-/// The SPV_NV_shader_invocation_reorder instructions spirv-val lets take
-/// logical pointers (the hit object is one).
+/// The SPV_NV_shader_invocation_reorder and SPV_EXT_shader_invocation_reorder
+/// instructions spirv-val lets take logical pointers (the hit object is one).
 fn hit_object(opcode: u16) -> bool {
-    crate::grammar::instruction(opcode).is_some_and(|i| i.name.starts_with("OpHitObject") && i.name.ends_with("NV"))
+    crate::grammar::instruction(opcode).is_some_and(|i| {
+        (i.name.starts_with("OpHitObject") && (i.name.ends_with("NV") || i.name.ends_with("EXT")))
+            || (i.name.starts_with("OpReorderThreadWith") && i.name.ends_with("EXT"))
+    })
 }

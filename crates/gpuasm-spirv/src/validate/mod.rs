@@ -19,6 +19,7 @@ mod cfg;
 mod debug_info;
 mod dominance;
 mod glsl;
+mod graph;
 mod ids;
 mod image_operands;
 mod interfaces;
@@ -216,7 +217,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 20] = [
+    let stages: [&dyn Fn(&mut Report); 21] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -227,6 +228,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| types::check(module, vulkan, r),
+        &|r| graph::check(module, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),

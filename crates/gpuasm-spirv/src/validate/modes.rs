@@ -74,6 +74,96 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             _ => {}
         }
     }
+    duplicate_modes(m, r);
+}
+
+/// Modes that may be given more than once to an entry point, for different
+/// operands (spirv-val's list: floating-point controls).
+const REPEATABLE_MODES: &[u32] = &[
+    em::DenormPreserve,
+    em::DenormFlushToZero,
+    em::SignedZeroInfNanPreserve,
+    em::RoundingModeRTE,
+    em::RoundingModeRTZ,
+    em::FPFastMathDefault,
+    em::RoundingModeRTPINTEL,
+    em::RoundingModeRTNINTEL,
+    em::FloatingPointModeALTINTEL,
+    em::FloatingPointModeIEEEINTEL,
+];
+
+/// No mode given twice to an entry point; the repeatable ones not twice
+/// with the same (first) operand.
+fn duplicate_modes(m: &Module, r: &mut Report) {
+    let mut seen = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        if !matches!(m.insts[i].opcode(), op::OpExecutionMode | op::OpExecutionModeId) {
+            continue;
+        }
+        let (entry, mode) = (m.word(i, 0), m.word(i, 1));
+        let name = crate::grammar::OperandKind::ExecutionMode.enumerant(mode).map_or("Unknown", |e| e.name);
+        if !REPEATABLE_MODES.contains(&mode) {
+            if !seen.insert((mode, entry, None)) {
+                r.error(
+                    ErrorKind::EntryPoint,
+                    i,
+                    format!("{name} execution mode must not be specified multiple times per entry point"),
+                );
+                return;
+            }
+        } else if m.operands(i).len() > 2 && !seen.insert((mode, entry, Some(m.word(i, 2)))) {
+            r.error(
+                ErrorKind::EntryPoint,
+                i,
+                format!(
+                    "{name} execution mode must not be specified multiple times for the same entry point and operands"
+                ),
+            );
+            return;
+        }
+    }
+}
+
+/// FPFastMathDefault's operands: a float scalar type, then a constant
+/// 32-bit mask of defined bits, without Fast, with AllowContract and
+/// AllowReassoc whenever AllowTransform.
+fn fast_math_default_error(m: &Module, i: usize) -> Option<&'static str> {
+    for k in 2..m.operands(i).len() {
+        let id = m.word(i, k);
+        if k == 2 {
+            if m.def_opcode(id) != Some(op::OpTypeFloat) {
+                return Some("The Target Type operand must be a floating-point scalar type");
+            }
+            continue;
+        }
+        let ty = m.type_of(id);
+        let int32 = m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32);
+        let value = match m.def_opcode(id) {
+            Some(op::OpConstant) if int32 => m.def_word(id, 3),
+            Some(op::OpConstantNull) if int32 => Some(0),
+            _ => None,
+        };
+        let Some(value) = value else {
+            return Some("The Fast Math Default operand must be a non-specialization constant");
+        };
+        // Bits up to AllowTransform (0x40000) are defined.
+        if value & 0xfff8_0000 != 0 {
+            return Some("The Fast Math Default operand is an invalid bitmask value");
+        }
+        const FAST: u32 = 0x10;
+        const CONTRACT_REASSOC: u32 = 0x10000 | 0x20000;
+        const TRANSFORM: u32 = 0x40000;
+        if value & FAST != 0 {
+            return Some("The Fast Math Default operand must not include Fast");
+        }
+        if value & TRANSFORM != 0 && value & CONTRACT_REASSOC != CONTRACT_REASSOC {
+            return Some(
+                "The Fast Math Default operand must include AllowContract and AllowReassoc when AllowTransform is \
+                 specified",
+            );
+        }
+    }
+    None
 }
 
 /// Modes an entry point of a Shader module must choose between.
@@ -219,6 +309,11 @@ fn mode_error(
             && (2..m.operands(i).len()).any(|k| !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant))
         {
             return Some("For OpExecutionModeId all Extra Operand ids must be constant instructions.");
+        }
+        if mode == em::FPFastMathDefault {
+            if let Some(message) = fast_math_default_error(m, i) {
+                return Some(message);
+            }
         }
     } else if matches!(
         mode,

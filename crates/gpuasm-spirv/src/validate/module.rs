@@ -41,8 +41,14 @@ impl<'w> Module<'w> {
             insts.push(Inst::new(&inst, start..operands.len()));
         }
         let mut m = Module { words, header, insts, operands, defs, declared_capabilities: Default::default() };
-        m.declared_capabilities =
-            (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpCapability).map(|i| m.word(i, 0)).collect();
+        // OpConditionalCapabilityINTEL declares its capability too.
+        m.declared_capabilities = (0..m.insts.len())
+            .filter_map(|i| match m.insts[i].opcode() {
+                op::OpCapability => Some(m.word(i, 0)),
+                op::OpConditionalCapabilityINTEL => Some(m.word(i, 1)),
+                _ => None,
+            })
+            .collect();
         Ok(m)
     }
 

@@ -8,17 +8,20 @@ use super::{ErrorKind, Report};
 use crate::grammar::{capability, op};
 use rustc_hash::FxHashSet;
 
-/// Whether `ty` holds an 8- or 16-bit number its declared capabilities only
-/// allow in storage (no Int8, Int16 or Float16).
+/// Whether `ty` holds an 8- or 16-bit number its capabilities only allow
+/// in storage (no Int8, Int16 or Float16, declared or implied: e.g.
+/// DotProductInput4x8Bit implies Int8).
 pub(crate) fn limited_use(m: &Module, ty: u32) -> bool {
-    limited(m, ty, 0)
+    // Implied capabilities only lift limits: close over them only when the
+    // declared ones leave the type limited.
+    limited(m, &m.declared_capabilities, ty, 0) && limited(m, &super::capabilities::with_implied(m), ty, 0)
 }
 
-fn limited(m: &Module, ty: u32, depth: u32) -> bool {
+fn limited(m: &Module, caps: &FxHashSet<u32>, ty: u32, depth: u32) -> bool {
     if depth > 64 {
         return false;
     }
-    let has = |cap| m.declared_capabilities.contains(&cap);
+    let has = |cap| caps.contains(&cap);
     match m.def_opcode(ty) {
         Some(op::OpTypeInt) => match m.def_word(ty, 2) {
             Some(8) => !has(capability::Int8),
@@ -29,10 +32,10 @@ fn limited(m: &Module, ty: u32, depth: u32) -> bool {
             m.def_word(ty, 2) == Some(16) && m.operands_len_of(ty) == 2 && !has(capability::Float16)
         }
         Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeRuntimeArray) => {
-            m.def_word(ty, 2).is_some_and(|e| limited(m, e, depth + 1))
+            m.def_word(ty, 2).is_some_and(|e| limited(m, caps, e, depth + 1))
         }
         Some(op::OpTypeStruct) => (0..m.operands_len_of(ty).saturating_sub(1))
-            .any(|k| m.def_word(ty, 2 + k).is_some_and(|e| limited(m, e, depth + 1))),
+            .any(|k| m.def_word(ty, 2 + k).is_some_and(|e| limited(m, caps, e, depth + 1))),
         _ => false,
     }
 }

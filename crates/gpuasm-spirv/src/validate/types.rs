@@ -317,8 +317,11 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                     return;
                 }
             }
+            // Kernels take parameters; only the other execution models may not.
             let fn_type = m.def_word(f, 4).unwrap_or(0);
-            if m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2) {
+            if m.word(i, 0) != crate::grammar::execution_model::Kernel
+                && m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2)
+            {
                 let t = r.id(f);
                 r.error(
                     ErrorKind::EntryPoint,
