@@ -45,6 +45,14 @@ enum Family {
     /// A float scalar or vector, X of its type, Exp ints of as many
     /// components.
     Ldexp,
+    /// A float scalar: the determinant of a square matrix of it.
+    Determinant,
+    /// A square matrix, X of its type.
+    MatrixInverse,
+    /// A float scalar or vector, I and N of its type, Eta a float scalar.
+    Refract,
+    /// IMix: in the grammar, but spirv-val supports it in no module.
+    Unsupported,
 }
 
 /// A numeric scalar (`count` 1) or vector type, and how spirv-val names it.
@@ -89,6 +97,10 @@ fn family(name: &str) -> Option<Family> {
         "Modf" => Modf,
         "Frexp" => Frexp,
         "Ldexp" => Ldexp,
+        "Determinant" => Determinant,
+        "MatrixInverse" => MatrixInverse,
+        "Refract" => Refract,
+        "IMix" => Unsupported,
         "Distance" => Distance,
         "Cross" => Cross,
         "PackSnorm4x8" | "PackUnorm4x8" => Pack { result: INT32, operand: F32X4 },
@@ -115,7 +127,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         let Some(ei) = set.instruction(m.word(i, 3)) else { continue };
         let Some(family) = family(ei.name) else { continue };
-        if let Some(message) = problem(m, i, ei.name, family, amd_int16) {
+        if family == Family::Unsupported {
+            r.error(ErrorKind::OperandType, i, format!("Extended instruction GLSLstd450{} is not supported", ei.name));
+        } else if let Some(message) = problem(m, i, ei.name, family, amd_int16) {
             r.error(ErrorKind::OperandType, i, format!("GLSL.std.450 {}: {message}", ei.name));
         }
     }
@@ -226,6 +240,39 @@ fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) ->
             let what = if ldexp { "Exp" } else { "Exp data type" };
             (int.map(|s| s.count) != Some(result.count))
                 .then(|| format!("expected operand {what} to have the same component number as Result Type"))
+        }
+        Family::Determinant | Family::MatrixInverse => {
+            // A square matrix: its columns' component count is its column count.
+            let square = |t: u32| {
+                let column = m.def_word(t, 2).unwrap_or(0);
+                let component = m.def_word(column, 2).unwrap_or(0);
+                (m.def_opcode(t) == Some(op::OpTypeMatrix) && m.def_word(t, 3) == m.def_word(column, 3))
+                    .then_some(component)
+            };
+            if family == Family::MatrixInverse {
+                if square(rt).is_none() {
+                    return Some("expected Result Type to be a square matrix".into());
+                }
+                return (operand_type(4) != rt).then(|| "expected operand X type to be equal to Result Type".into());
+            }
+            let Some(component) = square(operand_type(4)) else {
+                return Some("expected operand X to be a square matrix".into());
+            };
+            (component != rt).then(|| "expected operand X component type to be equal to Result Type".into())
+        }
+        Family::Refract => {
+            if float(rt).is_none() {
+                return Some("expected Result Type to be a float scalar or vector type".into());
+            }
+            if operand_type(4) != rt {
+                return Some("expected operand I to be of type equal to Result Type".into());
+            }
+            if operand_type(5) != rt {
+                return Some("expected operand N to be of type equal to Result Type".into());
+            }
+            float(operand_type(6))
+                .is_none_or(|s| s.count != 1 || m.def_opcode(operand_type(6)) != Some(op::OpTypeFloat))
+                .then(|| "expected operand Eta to be a float scalar".into())
         }
         Family::Pack { result, operand } | Family::Unpack { result, operand } => {
             if !result.holds(shape(m, rt)) {

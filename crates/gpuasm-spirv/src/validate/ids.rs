@@ -55,6 +55,14 @@ fn operand_name(info: &InstructionInfo, k: usize) -> &'static str {
 fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     let inst = &m.insts[i];
     let class = inst.info.class;
+    // Of extended instructions, spirv-val lets only debug-info and
+    // non-semantic ones name a type.
+    if matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
+        return match inst.ext_set {
+            Some(ExtSet::Known(s)) => s.non_semantic || s.import_name.contains("DebugInfo"),
+            Some(ExtSet::UnknownNonSemantic) | None => true,
+        };
+    }
     if inst.info.declares_type
         || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
         || inst.opcode() == op::OpFunction
@@ -173,7 +181,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
                 }
             } else if m.is_type(id) && !type_ok(m, i, k) {
-                r.error(ErrorKind::TypeValueMismatch, i, format!("operand {k} (id {id}) cannot be a type"));
+                let name = r.id(id);
+                r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
         }
     }

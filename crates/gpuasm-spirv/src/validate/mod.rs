@@ -28,6 +28,7 @@ mod locations;
 mod logical_pointers;
 mod modes;
 pub mod module;
+mod opencl;
 mod operands;
 mod small_types;
 mod structure;
@@ -206,7 +207,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 20] = [
+    let stages: [&dyn Fn(&mut Report); 21] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -219,6 +220,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
+        &|r| opencl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
