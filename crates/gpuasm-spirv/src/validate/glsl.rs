@@ -290,11 +290,30 @@ fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) ->
     }
 }
 
+/// The instructions spirv-val lets take cooperative vectors.
+const COOP_VECTOR: &[&str] = &[
+    "FMin", "FMax", "FClamp", "NMin", "NMax", "NClamp", "Step", "Fma", "UMin", "UMax", "UClamp", "SMin", "SMax",
+    "SClamp", "Atan", "Tanh", "Exp", "Log",
+];
+
+/// A scalar or vector type's shape; with `coop`, a cooperative vector's
+/// too (its component's, with no known count).
+fn shape_or_coop(m: &Module, t: u32, coop: bool) -> Option<Shape> {
+    if coop && m.def_opcode(t) == Some(op::OpTypeCooperativeVectorNV) {
+        let component = m.def_word(t, 2)?;
+        return shape(m, component).map(|s| Shape { count: 0, ..s });
+    }
+    shape(m, t)
+}
+
 fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static str> {
     let rt = m.insts[i].result_type;
     let operands = 4..m.operands(i).len();
     let operand_type = |k: usize| m.type_of(m.word(i, k));
-    let float = shape(m, rt).filter(|s| s.base == op::OpTypeFloat);
+    // Some instructions also take cooperative vectors (SPV_NV_cooperative_vector).
+    let coop = COOP_VECTOR.contains(&name);
+    let shape = |t: u32| shape_or_coop(m, t, coop);
+    let float = shape(rt).filter(|s| s.base == op::OpTypeFloat);
     match family {
         Family::Float | Family::Float16Or32 => {
             let Some(result) = float else {
@@ -313,7 +332,7 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
                 .then_some("expected types of all operands to be equal to Result Type")
         }
         Family::Int | Family::Int32 => {
-            let int = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt);
+            let int = |t: u32| shape(t).filter(|s| s.base == op::OpTypeInt);
             let Some(result) = int(rt) else {
                 return Some("expected Result Type to be an int scalar or vector type");
             };
@@ -351,7 +370,7 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
             }
             // InterpolateAtSample's Sample, InterpolateAtOffset's Offset.
             if m.operands(i).len() > 5 {
-                let t = shape(m, operand_type(5));
+                let t = shape(operand_type(5));
                 if name == "InterpolateAtSample" {
                     if !t.is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
                         return Some("expected Sample to be 32-bit integer");
