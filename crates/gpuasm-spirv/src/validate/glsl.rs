@@ -45,6 +45,14 @@ enum Family {
     /// A float scalar or vector, X of its type, Exp ints of as many
     /// components.
     Ldexp,
+    /// A float scalar: the determinant of a square matrix of it.
+    Determinant,
+    /// A square matrix, X of its type.
+    MatrixInverse,
+    /// A float scalar or vector, I and N of its type, Eta a float scalar.
+    Refract,
+    /// IMix: in the grammar, but spirv-val supports it in no module.
+    Unsupported,
 }
 
 /// A numeric scalar (`count` 1) or vector type, and how spirv-val names it.
@@ -89,6 +97,10 @@ fn family(name: &str) -> Option<Family> {
         "Modf" => Modf,
         "Frexp" => Frexp,
         "Ldexp" => Ldexp,
+        "Determinant" => Determinant,
+        "MatrixInverse" => MatrixInverse,
+        "Refract" => Refract,
+        "IMix" => Unsupported,
         "Distance" => Distance,
         "Cross" => Cross,
         "PackSnorm4x8" | "PackUnorm4x8" => Pack { result: INT32, operand: F32X4 },
@@ -115,7 +127,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         let Some(ei) = set.instruction(m.word(i, 3)) else { continue };
         let Some(family) = family(ei.name) else { continue };
-        if let Some(message) = problem(m, i, ei.name, family, amd_int16) {
+        if family == Family::Unsupported {
+            r.error(ErrorKind::OperandType, i, format!("Extended instruction GLSLstd450{} is not supported", ei.name));
+        } else if let Some(message) = problem(m, i, ei.name, family, amd_int16) {
             r.error(ErrorKind::OperandType, i, format!("GLSL.std.450 {}: {message}", ei.name));
         }
     }
@@ -227,6 +241,39 @@ fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) ->
             (int.map(|s| s.count) != Some(result.count))
                 .then(|| format!("expected operand {what} to have the same component number as Result Type"))
         }
+        Family::Determinant | Family::MatrixInverse => {
+            // A square matrix: its columns' component count is its column count.
+            let square = |t: u32| {
+                let column = m.def_word(t, 2).unwrap_or(0);
+                let component = m.def_word(column, 2).unwrap_or(0);
+                (m.def_opcode(t) == Some(op::OpTypeMatrix) && m.def_word(t, 3) == m.def_word(column, 3))
+                    .then_some(component)
+            };
+            if family == Family::MatrixInverse {
+                if square(rt).is_none() {
+                    return Some("expected Result Type to be a square matrix".into());
+                }
+                return (operand_type(4) != rt).then(|| "expected operand X type to be equal to Result Type".into());
+            }
+            let Some(component) = square(operand_type(4)) else {
+                return Some("expected operand X to be a square matrix".into());
+            };
+            (component != rt).then(|| "expected operand X component type to be equal to Result Type".into())
+        }
+        Family::Refract => {
+            if float(rt).is_none() {
+                return Some("expected Result Type to be a float scalar or vector type".into());
+            }
+            if operand_type(4) != rt {
+                return Some("expected operand I to be of type equal to Result Type".into());
+            }
+            if operand_type(5) != rt {
+                return Some("expected operand N to be of type equal to Result Type".into());
+            }
+            float(operand_type(6))
+                .is_none_or(|s| s.count != 1 || m.def_opcode(operand_type(6)) != Some(op::OpTypeFloat))
+                .then(|| "expected operand Eta to be a float scalar".into())
+        }
         Family::Pack { result, operand } | Family::Unpack { result, operand } => {
             if !result.holds(shape(m, rt)) {
                 // spirv-val's words: "32-bit int scalar type", "a 32-bit
@@ -243,11 +290,30 @@ fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) ->
     }
 }
 
+/// The instructions spirv-val lets take cooperative vectors.
+const COOP_VECTOR: &[&str] = &[
+    "FMin", "FMax", "FClamp", "NMin", "NMax", "NClamp", "Step", "Fma", "UMin", "UMax", "UClamp", "SMin", "SMax",
+    "SClamp", "Atan", "Tanh", "Exp", "Log",
+];
+
+/// A scalar or vector type's shape; with `coop`, a cooperative vector's
+/// too (its component's, with no known count).
+fn shape_or_coop(m: &Module, t: u32, coop: bool) -> Option<Shape> {
+    if coop && m.def_opcode(t) == Some(op::OpTypeCooperativeVectorNV) {
+        let component = m.def_word(t, 2)?;
+        return shape(m, component).map(|s| Shape { count: 0, ..s });
+    }
+    shape(m, t)
+}
+
 fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static str> {
     let rt = m.insts[i].result_type;
     let operands = 4..m.operands(i).len();
     let operand_type = |k: usize| m.type_of(m.word(i, k));
-    let float = shape(m, rt).filter(|s| s.base == op::OpTypeFloat);
+    // Some instructions also take cooperative vectors (SPV_NV_cooperative_vector).
+    let coop = COOP_VECTOR.contains(&name);
+    let shape = |t: u32| shape_or_coop(m, t, coop);
+    let float = shape(rt).filter(|s| s.base == op::OpTypeFloat);
     match family {
         Family::Float | Family::Float16Or32 => {
             let Some(result) = float else {
@@ -266,7 +332,7 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
                 .then_some("expected types of all operands to be equal to Result Type")
         }
         Family::Int | Family::Int32 => {
-            let int = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeInt);
+            let int = |t: u32| shape(t).filter(|s| s.base == op::OpTypeInt);
             let Some(result) = int(rt) else {
                 return Some("expected Result Type to be an int scalar or vector type");
             };
@@ -304,7 +370,7 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
             }
             // InterpolateAtSample's Sample, InterpolateAtOffset's Offset.
             if m.operands(i).len() > 5 {
-                let t = shape(m, operand_type(5));
+                let t = shape(operand_type(5));
                 if name == "InterpolateAtSample" {
                     if !t.is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32) {
                         return Some("expected Sample to be 32-bit integer");
@@ -323,5 +389,86 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
             None
         }
         _ => None,
+    }
+}
+
+/// Fragment (spec 3.3).
+const FRAGMENT: u32 = 4;
+
+/// The interpolation functions run in fragment shaders only: spirv-val
+/// records the limit on the function using one and, after its other
+/// checks, reports it for each entry point whose call graph reaches that
+/// function with another execution model.
+pub(crate) fn check_models(m: &Module, r: &mut Report) {
+    // Per function (by its OpFunction's index): callees and the first
+    // interpolation function it uses.
+    let mut functions: Vec<(usize, Vec<u32>, Option<&'static str>)> = Vec::new();
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        match inst.opcode() {
+            op::OpFunction => functions.push((i, Vec::new(), None)),
+            op::OpFunctionCall => {
+                if let Some(f) = functions.last_mut() {
+                    f.1.push(m.word(i, 2));
+                }
+            }
+            op::OpExtInst => {
+                let Some(ExtSet::Known(set)) = inst.ext_set else { continue };
+                let name = set.instruction(m.word(i, 3)).map(|e| e.name);
+                if set.import_name == "GLSL.std.450" && name.is_some_and(|n| n.starts_with("InterpolateAt")) {
+                    if let Some(f) = functions.last_mut() {
+                        f.2 = f.2.or(name);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if functions.iter().all(|f| f.2.is_none()) {
+        return;
+    }
+    let index: rustc_hash::FxHashMap<u32, usize> =
+        functions.iter().enumerate().map(|(k, f)| (m.insts[f.0].result_id, k)).collect();
+    // Entry points in declaration order, with their execution models.
+    let mut entries: Vec<(u32, Vec<u32>)> = Vec::new();
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let (model, function) = (m.word(i, 0), m.word(i, 1));
+        match entries.iter_mut().find(|e| e.0 == function) {
+            Some(e) => e.1.push(model),
+            None => entries.push((function, vec![model])),
+        }
+    }
+    // Which functions each entry point's call graph reaches.
+    let reached: Vec<Vec<bool>> = entries
+        .iter()
+        .map(|(entry, _)| {
+            let mut seen = vec![false; functions.len()];
+            let mut stack: Vec<u32> = vec![*entry];
+            while let Some(f) = stack.pop() {
+                let Some(&k) = index.get(&f) else { continue };
+                if !std::mem::replace(&mut seen[k], true) {
+                    stack.extend(&functions[k].1);
+                }
+            }
+            seen
+        })
+        .collect();
+    for (k, (fi, _, limit)) in functions.iter().enumerate() {
+        let Some(name) = limit else { continue };
+        for (e, (entry, models)) in entries.iter().enumerate() {
+            if reached[e][k] && models.iter().any(|&model| model != FRAGMENT) {
+                let (entry, function) = (r.id(*entry), r.id(m.insts[*fi].result_id));
+                r.error(
+                    ErrorKind::EntryPoint,
+                    *fi,
+                    format!(
+                        "OpEntryPoint Entry Point <id> {entry}s callgraph contains function <id> {function}, which \
+                         cannot be used with the current execution model:\nGLSL.std.450 {name} requires Fragment \
+                         execution model"
+                    ),
+                );
+                return;
+            }
+        }
     }
 }

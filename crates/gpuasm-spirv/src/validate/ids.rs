@@ -66,6 +66,14 @@ fn operand_name(info: &InstructionInfo, k: usize) -> &'static str {
 fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     let inst = &m.insts[i];
     let class = inst.info.class;
+    // Of extended instructions, spirv-val lets only debug-info and
+    // non-semantic ones name a type.
+    if matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
+        return match inst.ext_set {
+            Some(ExtSet::Known(s)) => s.non_semantic || s.import_name.contains("DebugInfo"),
+            Some(ExtSet::UnknownNonSemantic) | None => true,
+        };
+    }
     if inst.info.declares_type
         || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
         || inst.opcode() == op::OpFunction
@@ -174,6 +182,16 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
     let mut undefined_forward: Vec<u32> = Vec::new();
     for i in 0..m.insts.len() {
+        // Forward references are for non-semantic instructions only
+        // (SPV_KHR_relaxed_extended_instruction).
+        if m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR && !non_semantic(m.insts[i].ext_set) {
+            r.error(
+                ErrorKind::ForwardReference,
+                i,
+                "OpExtInstWithForwardRefsKHR is only allowed with non-semantic instructions.",
+            );
+            continue;
+        }
         let ids: Vec<(usize, u32)> = m.id_operands(i).collect();
         for (k, id) in ids {
             let kind = m.operands(i)[k].kind;
@@ -218,14 +236,24 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
         }
+        // The instruction exists to name what comes later.
+        if m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR
+            && !m.id_operands(i).any(|(_, id)| m.def_index(id).is_none_or(|d| d >= i))
+        {
+            r.error(
+                ErrorKind::ForwardReference,
+                i,
+                "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
+            );
+        }
     }
     if !undefined_forward.is_empty() {
         undefined_forward.sort_unstable();
         undefined_forward.dedup();
-        let list: Vec<String> = undefined_forward.iter().map(|id| id.to_string()).collect();
+        let list: Vec<String> = undefined_forward.iter().map(|&id| r.id(id)).collect();
         r.module_error(
             ErrorKind::UndefinedId,
-            format!("forward referenced ids that are never defined: {}", list.join(", ")),
+            format!("The following forward referenced IDs have not been defined:\n{}", list.join(" ")),
         );
     }
 }

@@ -16,6 +16,7 @@ mod block_layout;
 mod builtins;
 mod capabilities;
 mod cfg;
+mod clspv_reflection;
 mod debug_info;
 mod dominance;
 mod glsl;
@@ -29,6 +30,7 @@ mod locations;
 mod logical_pointers;
 mod modes;
 pub mod module;
+mod opencl;
 mod operands;
 mod small_types;
 mod structure;
@@ -217,7 +219,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 21] = [
+    let stages: &[&dyn Fn(&mut Report)] = &[
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -231,6 +233,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| graph::check(module, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
+        &|r| opencl::check(module, r),
+        &|r| clspv_reflection::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
@@ -241,6 +245,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         },
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, vulkan, r),
+        &|r| glsl::check_models(module, r),
         &|r| small_types::check_uses(module, shader(), r),
         &|r| logical_pointers::check(module, r),
     ];
