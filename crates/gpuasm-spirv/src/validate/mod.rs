@@ -21,6 +21,7 @@ mod dominance;
 mod glsl;
 mod ids;
 mod image_operands;
+mod images;
 mod interfaces;
 mod layout;
 mod limits;
@@ -206,7 +207,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 20] = [
+    let stages: [&dyn Fn(&mut Report); 21] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -217,9 +218,9 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| images::check(module, options.target_env, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
-        &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| {
@@ -230,6 +231,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| small_types::check_uses(module, shader(), r),
+        &|r| images::check_qcom_texture_uses(module, r),
         &|r| logical_pointers::check(module, r),
     ];
     for stage in stages {
