@@ -259,7 +259,8 @@ fn hand_written_cases_agree_with_spirv_val() {
         n += 1;
         match (validate(&words, &options), verdict) {
             (Ok(()), "valid") => {}
-            (Err(e), "invalid") if e[0].message == message => {}
+            // spirv-val's manifest keeps the first line of its message.
+            (Err(e), "invalid") if e[0].message.lines().next() == Some(message) => {}
             (got, _) => failures.push(format!("{file}: spirv-val: {verdict} {message}\n  ours: {got:?}")),
         }
     }

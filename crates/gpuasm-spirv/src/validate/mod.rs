@@ -231,7 +231,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| small_types::check_uses(module, shader(), r),
-        &|r| images::check_qcom_texture_uses(module, r),
+        &|r| images::check_late(module, r),
         &|r| logical_pointers::check(module, r),
     ];
     for stage in stages {
