@@ -198,9 +198,24 @@ impl<'a, 'w> Context<'a, 'w> {
 /// A broken rule: the instruction to report and the message.
 type Failure = (usize, String);
 
+/// Image and sampled image types: checked before the other type rules, as
+/// spirv-val meets them before the variables and decorations using them.
+pub(crate) fn check_types(m: &Module, env: TargetEnv, r: &mut Report) {
+    check_where(m, env, r, is_image_type)
+}
+
+/// The image instructions (and OpPhi of image types).
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
+    check_where(m, env, r, |opcode| !is_image_type(opcode))
+}
+
+fn is_image_type(opcode: u16) -> bool {
+    matches!(opcode, op::OpTypeImage | op::OpTypeSampledImage)
+}
+
+fn check_where(m: &Module, env: TargetEnv, r: &mut Report, which: fn(u16) -> bool) {
     let cx = Context::new(m, env);
-    for i in 0..m.insts.len() {
+    for i in (0..m.insts.len()).filter(|&i| which(m.insts[i].opcode())) {
         if let Err((at, message)) = instruction(&cx, r, i) {
             r.error(ErrorKind::OperandType, at, message);
             if r.full() {
@@ -516,8 +531,20 @@ fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
             Ok(())
         }
         _ if is_qcom_processing(opcode) => qcom_processing(cx, i),
+        op::OpPhi => phi(cx, i),
         _ => Ok(()),
     }
+}
+
+/// OpPhi does not choose between sampled images (nor, in shaders, images
+/// or samplers) unless bindless textures make them plain handles.
+fn phi(cx: &Context, i: usize) -> Result<(), Failure> {
+    let ty = cx.m.def_opcode(cx.m.insts[i].result_type);
+    let shader_handle = cx.has(cap::Shader) && matches!(ty, Some(op::OpTypeImage | op::OpTypeSampler));
+    if cx.has(cap::BindlessTextureNV) || !(ty == Some(op::OpTypeSampledImage) || shader_handle) {
+        return Ok(());
+    }
+    fail(i, format!("Result type cannot be {}", crate::grammar::instruction(ty.unwrap_or(0)).map_or("", |t| t.name)))
 }
 
 /// OpTypeImage: the Sampled Type each environment allows and the small
