@@ -238,8 +238,7 @@ fn memory_scope(cx: &Context, i: usize, id: u32) -> Option<String> {
         _ => None,
     };
     let Some(value) = value else {
-        let shader = m.declared_capabilities.contains(&cap::Shader) || cx.has(cap::Shader);
-        if shader && !cx.has(cap::CooperativeMatrixNV) {
+        if cx.has(cap::Shader) && !cx.has(cap::CooperativeMatrixNV) {
             return Some("Scope ids must be OpConstant when Shader capability is present".into());
         }
         return None;
