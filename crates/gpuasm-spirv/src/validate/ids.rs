@@ -173,7 +173,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
                 }
             } else if m.is_type(id) && !type_ok(m, i, k) {
-                r.error(ErrorKind::TypeValueMismatch, i, format!("operand {k} (id {id}) cannot be a type"));
+                let name = r.id(id);
+                r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
         }
     }
