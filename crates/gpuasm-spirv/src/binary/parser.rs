@@ -820,7 +820,11 @@ impl<'w> InstructionParser<'w> {
                 };
                 for (k, &base) in kinfo.bases.iter().enumerate().rev() {
                     self.expected.push(Expected {
-                        spec: OperandSpec { kind: base, quantifier: if k == 0 { Quantifier::One } else { second }, name: "" },
+                        spec: OperandSpec {
+                            kind: base,
+                            quantifier: if k == 0 { Quantifier::One } else { second },
+                            name: "",
+                        },
                         switch_literal: switch && base == OperandKind::LiteralInteger,
                     });
                 }

@@ -1,159 +1,268 @@
 //! Image operands (the `ImageOperands` mask and the ids that follow it, in
-//! order of increasing bit): the rules spirv-val checks that the operand
-//! types alone do not give. Covered: the instructions Bias, Lod, Grad and
-//! Sample go with and their types, ConstOffsets being constant, MinLod's
-//! image dimensions, and Vulkan's Offset only with gathers.
+//! order of increasing bit) of the image instructions `images` checks: the
+//! instructions each operand goes with, its type, the image dimensions it
+//! needs, and the memory scope of the texel availability operands, in
+//! spirv-val's order and words.
 
-use super::module::Module;
-use super::operands::shape;
-use super::{ErrorKind, Report};
-use crate::grammar::{op, OperandKind};
+use super::images::{Context, ImageInfo};
+use crate::grammar::image_operands as bit;
+use crate::grammar::{capability as cap, op, scope, OperandKind};
 
-const BIAS: u32 = 0x1;
-const LOD: u32 = 0x2;
-const GRAD: u32 = 0x4;
-const OFFSET: u32 = 0x10;
-const SAMPLE: u32 = 0x40;
-const CONST_OFFSETS: u32 = 0x20;
-const MIN_LOD: u32 = 0x80;
-
-pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
-    for i in 0..m.insts.len() {
-        let ops = m.operands(i);
-        let Some(mask_at) = ops.iter().position(|o| o.kind == OperandKind::ImageOperands) else { continue };
-        if let Some(message) = error(m, i, mask_at, vulkan) {
-            r.error(ErrorKind::OperandType, i, message);
-            if r.full() {
-                return;
-            }
-        }
-    }
-}
-
-/// The operand index of the parameter of mask bit `bit`, if the mask has it:
+/// The operand index of the parameter of mask bit `b`, if the mask has it:
 /// parameters follow the mask in order of increasing bit, as many for each
 /// bit as the grammar gives it.
-fn parameter(m: &Module, i: usize, mask_at: usize, bit: u32) -> Option<usize> {
-    let mask = m.word(i, mask_at);
-    if mask & bit == 0 {
+fn parameter(cx: &Context, i: usize, mask_at: usize, b: u32) -> Option<usize> {
+    let mask = cx.m.word(i, mask_at);
+    if mask & b == 0 {
         return None;
     }
     let mut k = mask_at + 1;
-    for b in (0..32).map(|s| 1u32 << s).filter(|&b| b < bit && mask & b != 0) {
-        k += OperandKind::ImageOperands.enumerant(b).map_or(0, |e| e.parameters.len());
+    for lower in (0..32).map(|s| 1u32 << s).filter(|&l| l < b && mask & l != 0) {
+        k += OperandKind::ImageOperands.enumerant(lower).map_or(0, |e| e.parameters.len());
     }
-    (k < m.operands(i).len()).then_some(k)
+    (k < cx.m.operands(i).len()).then_some(k)
 }
 
-fn error(m: &Module, i: usize, mask_at: usize, vulkan: bool) -> Option<String> {
-    let opcode = m.insts[i].opcode();
-    if let Some(message) = level_operands(m, i, mask_at) {
-        return Some(message.into());
-    }
-    if vulkan && parameter(m, i, mask_at, OFFSET).is_some() && !is_gather(opcode) {
-        return Some(
-            "[VUID-RuntimeSpirv-Offset-10213] Image Operand Offset can only be used with OpImage*Gather operations. \
-             This is allowed if you enable the maintenance8 feature (or use the --allow-offset-texture-operand \
-             command line flag)"
-                .into(),
-        );
-    }
-    if let Some(k) = parameter(m, i, mask_at, CONST_OFFSETS) {
-        let id = m.word(i, k);
-        let ty = m.type_of(id);
-        // Only an array of four 2-component int vectors is judged here; other
-        // shapes break an earlier rule.
-        let four_offsets = m.def_opcode(ty) == Some(op::OpTypeArray)
-            && m.def_word(ty, 3).and_then(|n| m.constant_value(n)) == Some(4)
-            && m.def_word(ty, 2).is_some_and(|v| {
-                m.def_opcode(v) == Some(op::OpTypeVector)
-                    && m.def_word(v, 3) == Some(2)
-                    && m.def_word(v, 2).is_some_and(|c| m.def_opcode(c) == Some(op::OpTypeInt))
-            });
-        if four_offsets && m.def(id).is_none_or(|d| d.info.class != "Constant-Creation") {
-            return Some("Expected Image Operand ConstOffsets to be a const object".into());
-        }
-    }
-    if parameter(m, i, mask_at, MIN_LOD).is_some() {
-        // The image is the first operand after the result, or the first one.
-        let image_at = if m.insts[i].result_type != 0 { 2 } else { 0 };
-        let mut ty = m.type_of(m.word(i, image_at));
-        if m.def_opcode(ty) == Some(op::OpTypeSampledImage) {
-            ty = m.def_word(ty, 2).unwrap_or(0);
-        }
-        // Dim: 1D, 2D, 3D and Cube are 0 to 3.
-        if m.def_opcode(ty) == Some(op::OpTypeImage) && m.def_word(ty, 3).is_some_and(|dim| dim > 3) {
-            return Some("Image Operand MinLod requires 'Dim' parameter to be 1D, 2D, 3D or Cube".into());
-        }
-    }
-    None
+fn is_gather(opcode: u16) -> bool {
+    matches!(opcode, op::OpImageGather | op::OpImageDrefGather | op::OpImageSparseGather | op::OpImageSparseDrefGather)
 }
 
-/// Bias, Lod, Grad and Sample: the instructions they go with and their
-/// types, in spirv-val's order and words.
-fn level_operands(m: &Module, i: usize, mask_at: usize) -> Option<&'static str> {
+/// The first broken image-operand rule of image instruction `i`.
+pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> {
+    let (m, t) = (cx.m, &cx.t);
     let inst = &m.insts[i];
     let opcode = inst.opcode();
     let name = inst.info.name;
-    let (implicit, explicit) = (name.contains("ImplicitLod"), name.contains("ExplicitLod"));
+    let mask_at = m.operands(i).iter().position(|o| o.kind == OperandKind::ImageOperands);
+    let mask = mask_at.map_or(0, |k| m.word(i, k));
+    if info.ms == 1 && mask & bit::Sample == 0 {
+        return Some("Image Operand Sample is required for operation on multi-sampled image".into());
+    }
+    let mask_at = mask_at.filter(|_| mask != 0)?;
+    if (mask & (bit::Offset | bit::ConstOffset | bit::ConstOffsets | bit::Offsets)).count_ones() > 1 {
+        return Some("Image Operands Offset, ConstOffset, ConstOffsets, Offsets cannot be used together".into());
+    }
+    let implicit = name.contains("ImplicitLod");
+    let explicit = name.contains("ExplicitLod");
+    // AMD's extensions: Lod on reads and writes, Bias and Lod on gathers.
+    let read_write_lod = matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead)
+        && cx.has(cap::ImageReadWriteLodAMD);
+    let gather_lod_bias =
+        matches!(opcode, op::OpImageGather | op::OpImageSparseGather) && cx.has(cap::ImageGatherBiasLodAMD);
     let fetch = matches!(opcode, op::OpImageFetch | op::OpImageSparseFetch);
-    let ty = |k: usize| shape(m, m.type_of(m.word(i, k)));
-    let float_scalar = |k: usize| ty(k).is_some_and(|s| s.base == op::OpTypeFloat && s.count == 1);
-    let int_scalar = |k: usize| ty(k).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
-    let mask = m.word(i, mask_at);
-    if let Some(k) = parameter(m, i, mask_at, BIAS) {
-        if !implicit {
-            return Some("Image Operand Bias can only be used with ImplicitLod opcodes");
+    let param = |b| parameter(cx, i, mask_at, b);
+    let ty = |k: usize| cx.operand_type(i, k);
+    let dim_message = |what: &str| format!("Image Operand {what} requires 'Dim' parameter to be 1D, 2D, 3D or Cube");
+    if let Some(k) = param(bit::Bias) {
+        if !implicit && !gather_lod_bias {
+            return Some("Image Operand Bias can only be used with ImplicitLod opcodes".into());
         }
-        if !float_scalar(k) {
-            return Some("Expected Image Operand Bias to be float scalar");
+        if !t.is_float(ty(k)) {
+            return Some("Expected Image Operand Bias to be float scalar".into());
         }
-    }
-    if let Some(k) = parameter(m, i, mask_at, LOD) {
-        if !explicit && !fetch {
-            return Some("Image Operand Lod can only be used with ExplicitLod opcodes and OpImageFetch");
-        }
-        if mask & GRAD != 0 {
-            return Some("Image Operand bits Lod and Grad cannot be set at the same time");
-        }
-        if explicit && !float_scalar(k) {
-            return Some("Expected Image Operand Lod to be float scalar when used with ExplicitLod");
-        }
-        if !explicit && !int_scalar(k) {
-            return Some("Expected Image Operand Lod to be int scalar when used with OpImageFetch");
+        if !info.mipmapped_dim() {
+            return Some(dim_message("Bias"));
         }
     }
-    if let Some(k) = parameter(m, i, mask_at, GRAD) {
+    if let Some(k) = param(bit::Lod) {
+        if !explicit && !read_write_lod && !fetch && !gather_lod_bias {
+            return Some("Image Operand Lod can only be used with ExplicitLod opcodes and OpImageFetch".into());
+        }
+        if mask & bit::Grad != 0 {
+            return Some("Image Operand bits Lod and Grad cannot be set at the same time".into());
+        }
+        if explicit || gather_lod_bias {
+            if !t.is_float(ty(k)) {
+                return Some("Expected Image Operand Lod to be float scalar when used with ExplicitLod".into());
+            }
+        } else if !t.is_int(ty(k)) {
+            return Some("Expected Image Operand Lod to be int scalar when used with OpImageFetch".into());
+        }
+        if !info.mipmapped_dim() {
+            return Some(dim_message("Lod"));
+        }
+    }
+    if let Some(k) = param(bit::Grad) {
         if !explicit {
-            return Some("Image Operand Grad can only be used with ExplicitLod opcodes");
+            return Some("Image Operand Grad can only be used with ExplicitLod opcodes".into());
         }
-        let float = |k: usize| ty(k).is_some_and(|s| s.base == op::OpTypeFloat);
-        if !float(k) || k + 1 >= m.operands(i).len() || !float(k + 1) {
-            return Some("Expected both Image Operand Grad ids to be float scalars or vectors");
+        let (dx, dy) = (ty(k), if k + 1 < m.operands(i).len() { ty(k + 1) } else { 0 });
+        if !t.is_float_scalar_or_vector(dx) || !t.is_float_scalar_or_vector(dy) {
+            return Some("Expected both Image Operand Grad ids to be float scalars or vectors".into());
+        }
+        let plane = info.plane_size();
+        for (what, d) in [("dx", dx), ("dy", dy)] {
+            let given = t.dimension(d);
+            if given != plane {
+                return Some(format!(
+                    "Expected Image Operand Grad {what} to have {plane} components, but given {given}"
+                ));
+            }
         }
     }
-    if let Some(k) = parameter(m, i, mask_at, SAMPLE) {
+    if let Some(k) = param(bit::ConstOffset) {
+        if info.dim == crate::grammar::dim::Cube {
+            return Some("Image Operand ConstOffset cannot be used with Cube Image 'Dim'".into());
+        }
+        if !t.is_int_scalar_or_vector(ty(k)) {
+            return Some("Expected Image Operand ConstOffset to be int scalar or vector".into());
+        }
+        if !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant) {
+            return Some("Expected Image Operand ConstOffset to be a const object".into());
+        }
+        let (plane, given) = (info.plane_size(), t.dimension(ty(k)));
+        if plane != given {
+            return Some(format!("Expected Image Operand ConstOffset to have {plane} components, but given {given}"));
+        }
+    }
+    if let Some(k) = param(bit::Offset) {
+        if info.dim == crate::grammar::dim::Cube {
+            return Some("Image Operand Offset cannot be used with Cube Image 'Dim'".into());
+        }
+        if !t.is_int_scalar_or_vector(ty(k)) {
+            return Some("Expected Image Operand Offset to be int scalar or vector".into());
+        }
+        let (plane, given) = (info.plane_size(), t.dimension(ty(k)));
+        if plane != given {
+            return Some(format!("Expected Image Operand Offset to have {plane} components, but given {given}"));
+        }
+        if cx.vulkan && !is_gather(opcode) {
+            return Some(
+                "[VUID-RuntimeSpirv-Offset-10213] Image Operand Offset can only be used with OpImage*Gather \
+                 operations. This is allowed if you enable the maintenance8 feature (or use the \
+                 --allow-offset-texture-operand command line flag)"
+                    .into(),
+            );
+        }
+    }
+    if let Some(k) = param(bit::ConstOffsets) {
+        if !is_gather(opcode) {
+            return Some("Image Operand ConstOffsets can only be used with OpImageGather and OpImageDrefGather".into());
+        }
+        if info.dim == crate::grammar::dim::Cube {
+            return Some("Image Operand ConstOffsets cannot be used with Cube Image 'Dim'".into());
+        }
+        let array = ty(k);
+        let length = m.def_word(array, 3).and_then(|n| super::images::uint_constant(m, n));
+        if m.def_opcode(array) != Some(op::OpTypeArray) || length != Some(4) {
+            return Some("Expected Image Operand ConstOffsets to be an array of size 4".into());
+        }
+        let element = m.def_word(array, 2).unwrap_or(0);
+        if !t.is_int_vector(element) || t.dimension(element) != 2 {
+            return Some("Expected Image Operand ConstOffsets array components to be int vectors of size 2".into());
+        }
+        if !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant) {
+            return Some("Expected Image Operand ConstOffsets to be a const object".into());
+        }
+    }
+    if let Some(k) = param(bit::Sample) {
         if !matches!(
             opcode,
             op::OpImageFetch | op::OpImageRead | op::OpImageWrite | op::OpImageSparseFetch | op::OpImageSparseRead
         ) {
             return Some(
                 "Image Operand Sample can only be used with OpImageFetch, OpImageRead, OpImageWrite, \
-                 OpImageSparseFetch and OpImageSparseRead",
+                 OpImageSparseFetch and OpImageSparseRead"
+                    .into(),
             );
         }
-        let image_at = if inst.result_type != 0 { 2 } else { 0 };
-        let image = m.type_of(m.word(i, image_at));
-        if m.def_opcode(image) == Some(op::OpTypeImage) && m.def_word(image, 6) == Some(0) {
-            return Some("Image Operand Sample requires non-zero 'MS' parameter");
+        if info.ms == 0 {
+            return Some("Image Operand Sample requires non-zero 'MS' parameter".into());
         }
-        if !int_scalar(k) {
-            return Some("Expected Image Operand Sample to be int scalar");
+        if !t.is_int(ty(k)) {
+            return Some("Expected Image Operand Sample to be int scalar".into());
+        }
+    }
+    if let Some(k) = param(bit::MinLod) {
+        if !implicit && mask & bit::Grad == 0 {
+            return Some(
+                "Image Operand MinLod can only be used with ImplicitLod opcodes or together with Image Operand Grad"
+                    .into(),
+            );
+        }
+        if !t.is_float(ty(k)) {
+            return Some("Expected Image Operand MinLod to be float scalar".into());
+        }
+        if !info.mipmapped_dim() {
+            return Some(dim_message("MinLod"));
+        }
+        if info.ms != 0 {
+            return Some("Image Operand MinLod requires 'MS' parameter to be 0".into());
+        }
+    }
+    if let Some(k) = param(bit::MakeTexelAvailable) {
+        if opcode != op::OpImageWrite {
+            return Some(format!("Image Operand MakeTexelAvailableKHR can only be used with OpImageWrite: {name}"));
+        }
+        if mask & bit::NonPrivateTexel == 0 {
+            return Some(format!(
+                "Image Operand MakeTexelAvailableKHR requires NonPrivateTexelKHR is also specified: {name}"
+            ));
+        }
+        if let Some(message) = memory_scope(cx, i, m.word(i, k)) {
+            return Some(message);
+        }
+    }
+    if let Some(k) = param(bit::MakeTexelVisible) {
+        if !matches!(opcode, op::OpImageRead | op::OpImageSparseRead) {
+            return Some(format!(
+                "Image Operand MakeTexelVisibleKHR can only be used with OpImageRead or OpImageSparseRead: {name}"
+            ));
+        }
+        if mask & bit::NonPrivateTexel == 0 {
+            return Some(format!(
+                "Image Operand MakeTexelVisibleKHR requires NonPrivateTexelKHR is also specified: {name}"
+            ));
+        }
+        if let Some(message) = memory_scope(cx, i, m.word(i, k)) {
+            return Some(message);
         }
     }
     None
 }
 
-fn is_gather(opcode: u16) -> bool {
-    matches!(opcode, op::OpImageGather | op::OpImageDrefGather | op::OpImageSparseGather | op::OpImageSparseDrefGather)
+/// A memory scope id (spirv-val's `ValidateMemoryScope`): a 32-bit integer,
+/// constant in shaders, QueueFamily only with the Vulkan memory model,
+/// Device there only with its device-scope capability, and in Vulkan one of
+/// the scopes Vulkan knows.
+fn memory_scope(cx: &Context, i: usize, id: u32) -> Option<String> {
+    let (m, t) = (cx.m, &cx.t);
+    let opname = &m.insts[i].info.name[2..];
+    let ty = m.type_of(id);
+    if !t.is_int(ty) || t.bit_width(ty) != 32 {
+        return Some(format!("{opname}: expected scope to be a 32-bit int"));
+    }
+    let value = match m.def_opcode(id) {
+        Some(op::OpConstant) => m.def_word(id, 3),
+        Some(op::OpConstantNull) => Some(0),
+        _ => None,
+    };
+    let Some(value) = value else {
+        if cx.has(cap::Shader) && !cx.has(cap::CooperativeMatrixNV) {
+            return Some("Scope ids must be OpConstant when Shader capability is present".into());
+        }
+        return None;
+    };
+    if OperandKind::Scope.enumerant(value).is_none() {
+        return Some("Invalid scope value:".into());
+    }
+    let vulkan_memory_model = cx.has(cap::VulkanMemoryModel);
+    if value == scope::QueueFamily {
+        return (!vulkan_memory_model)
+            .then(|| format!("{opname}: Memory Scope QueueFamilyKHR requires capability VulkanMemoryModelKHR"));
+    }
+    if value == scope::Device && vulkan_memory_model && !cx.has(cap::VulkanMemoryModelDeviceScope) {
+        return Some(
+            "Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR capability"
+                .into(),
+        );
+    }
+    if cx.vulkan && value == scope::CrossDevice {
+        return Some(format!(
+            "{}{opname}: in Vulkan environment Memory Scope is limited to Device, QueueFamily, Workgroup, \
+             ShaderCallKHR, Subgroup, or Invocation",
+            cx.vuid("None-04638")
+        ));
+    }
+    None
 }

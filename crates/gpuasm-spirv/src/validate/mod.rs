@@ -23,6 +23,7 @@ mod glsl;
 mod graph;
 mod ids;
 mod image_operands;
+mod images;
 mod interfaces;
 mod layout;
 mod limits;
@@ -229,13 +230,14 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
+        &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
         &|r| graph::check(module, r),
+        &|r| images::check(module, options.target_env, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
-        &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| {
@@ -247,6 +249,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| builtins::check(module, vulkan, r),
         &|r| glsl::check_models(module, r),
         &|r| small_types::check_uses(module, shader(), r),
+        &|r| images::check_late(module, r),
         &|r| logical_pointers::check(module, r),
     ];
     for stage in stages {

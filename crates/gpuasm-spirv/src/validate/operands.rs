@@ -230,59 +230,6 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// Operand 3, a sampling coordinate, is float; false after reporting.
-    fn float_coordinate(&self, rep: &mut Report) -> bool {
-        if shape(self.m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeFloat) {
-            let sampled_image = self.operand_type(2);
-            let image = self.m.def_word(sampled_image, 2).unwrap_or(0);
-            return self.coordinate_size(rep, image, 3);
-        }
-        self.fail(rep, "Expected Coordinate to be float scalar or vector".into());
-        false
-    }
-
-    /// Whether the coordinate (operand `k`) has as many components as the
-    /// image needs, reporting it when not.
-    fn coordinate_size(&self, rep: &mut Report, image: u32, k: usize) -> bool {
-        let m = self.m;
-        if m.def_opcode(image) != Some(op::OpTypeImage) {
-            return true;
-        }
-        let opcode = m.insts[self.i].opcode();
-        let (dim, arrayed) = (m.def_word(image, 3).unwrap_or(0), m.def_word(image, 5).unwrap_or(0));
-        // Dim: 1D 0, 2D 1, 3D 2, Cube 3, Rect 4, Buffer 5, SubpassData 6.
-        let needed = if dim == 3 && matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead) {
-            3
-        } else {
-            let plane = match dim {
-                0 | 5 => 1,
-                1 | 4 | 6 => 2,
-                2 | 3 => 3,
-                _ => return true,
-            };
-            plane + arrayed + u32::from(self.name().contains("Proj"))
-        };
-        let given = shape(m, self.operand_type(k)).map_or(0, |s| s.count);
-        if given < needed {
-            self.fail(rep, format!("Expected Coordinate to have at least {needed} components, but given only {given}"));
-            return false;
-        }
-        true
-    }
-
-    /// The Sampled Type of the image behind operand 2, a sampled image;
-    /// `None` after reporting that it is not one.
-    fn sampled_image_type(&self, rep: &mut Report) -> Option<u32> {
-        let m = self.m;
-        let ty = self.operand_type(2);
-        if m.def_opcode(ty) != Some(op::OpTypeSampledImage) {
-            self.fail(rep, "Expected Sampled Image to be of type OpTypeSampledImage".into());
-            return None;
-        }
-        let image = m.def_word(ty, 2)?;
-        (m.def_opcode(image) == Some(op::OpTypeImage)).then(|| m.def_word(image, 2)).flatten()
-    }
-
     fn scalar_operand(&self, k: usize, base: u16) -> bool {
         shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
     }
@@ -308,17 +255,7 @@ impl Checker<'_, '_> {
             }
             return;
         }
-        // Sampling checks its result type first, whatever it is.
-        let sampling = matches!(
-            opc,
-            op::OpImageSampleImplicitLod
-                | op::OpImageSampleExplicitLod
-                | op::OpImageSampleProjImplicitLod
-                | op::OpImageSampleProjExplicitLod
-        );
-        if inst.info.has_result_type
-            && ((exotic(m, rt) && !sampling) || self.value_operands().any(|k| exotic_operand(m, self.i, k)))
-        {
+        if inst.info.has_result_type && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k))) {
             return;
         }
         let name = self.name();
@@ -432,49 +369,7 @@ impl Checker<'_, '_> {
                 self.fail(rep, "Expected Result Type to be a composite type".into());
             }
             op::OpCompositeConstruct => self.construct(rep),
-            op::OpImageSampleImplicitLod
-            | op::OpImageSampleExplicitLod
-            | op::OpImageSampleProjImplicitLod
-            | op::OpImageSampleProjExplicitLod => {
-                let Some(r) = shape(m, rt).filter(|s| s.base != op::OpTypeBool && s.count > 1) else {
-                    return self.fail(rep, "Expected Result Type to be int or float vector type".into());
-                };
-                if r.count != 4 {
-                    return self.fail(rep, "Expected Result Type to have 4 components".into());
-                }
-                if let Some(sampled) = self.sampled_image_type(rep) {
-                    if m.def_opcode(sampled) != Some(op::OpTypeVoid) && sampled != r.scalar {
-                        return self.fail(
-                            rep,
-                            "Expected Image 'Sampled Type' to be the same as Result Type components".into(),
-                        );
-                    }
-                    self.float_coordinate(rep);
-                }
-            }
-            op::OpImageSampleDrefImplicitLod
-            | op::OpImageSampleDrefExplicitLod
-            | op::OpImageSampleProjDrefImplicitLod
-            | op::OpImageSampleProjDrefExplicitLod => {
-                if !shape(m, rt).is_some_and(|s| s.base != op::OpTypeBool && s.count == 1) {
-                    return self.fail(rep, "Expected Result Type to be int or float scalar type".into());
-                }
-                if let Some(sampled) = self.sampled_image_type(rep) {
-                    if sampled != rt {
-                        return self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type".into());
-                    }
-                    if !self.float_coordinate(rep) {
-                        return;
-                    }
-                    if !shape(m, self.operand_type(4))
-                        .is_some_and(|s| s.base == op::OpTypeFloat && s.count == 1 && s.width == 32)
-                    {
-                        self.fail(rep, "Expected Dref to be of 32-bit float type".into());
-                    }
-                }
-            }
             op::OpBitcast => self.bitcast(rep),
-            op::OpImageGather | op::OpImageDrefGather => self.gather(rep),
             op::OpShiftRightLogical | op::OpShiftRightArithmetic | op::OpShiftLeftLogical => self.shift(rep),
             op::OpBitwiseOr | op::OpBitwiseXor | op::OpBitwiseAnd | op::OpNot => self.bitwise(rep),
             op::OpCopyLogical => {
@@ -487,15 +382,6 @@ impl Checker<'_, '_> {
             }
             op::OpCopyObject if self.operand_type(2) != rt => {
                 self.fail(rep, "Expected Result Type and Operand type to be the same".into());
-            }
-            op::OpSampledImage if m.def_opcode(rt) != Some(op::OpTypeSampledImage) => {
-                self.fail(rep, "Expected Result Type to be OpTypeSampledImage.".into());
-            }
-            op::OpSampledImage if m.def_opcode(self.operand_type(2)) != Some(op::OpTypeImage) => {
-                self.fail(rep, "Expected Image to be of type OpTypeImage.".into());
-            }
-            op::OpSampledImage if m.def_opcode(self.operand_type(3)) != Some(op::OpTypeSampler) => {
-                self.fail(rep, "Expected Sampler to be of type OpTypeSampler".into());
             }
             op::OpAtomicFAddEXT | op::OpAtomicFMinEXT | op::OpAtomicFMaxEXT => {
                 let Some(result) = shape(m, rt).filter(|s| s.base == op::OpTypeFloat) else {
@@ -533,25 +419,6 @@ impl Checker<'_, '_> {
             }
             op::OpAtomicStore if self.int64_atomic_without_capability(self.operand_type(3)) => {
                 self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-            }
-            op::OpImageQuerySize | op::OpImageQuerySizeLod | op::OpImageQueryLevels | op::OpImageQuerySamples => {
-                self.image_query(rep)
-            }
-            op::OpImageRead | op::OpImageFetch | op::OpImageWrite => {
-                let (image, coordinate) = if opc == op::OpImageWrite { (0, 1) } else { (2, 3) };
-                if opc != op::OpImageWrite && shape(m, rt).is_none_or(|s| s.base == op::OpTypeBool) {
-                    return self.fail(rep, "Expected Result Type to be int or float scalar or vector type".into());
-                }
-                if m.def_opcode(self.operand_type(image)) != Some(op::OpTypeImage) {
-                    return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
-                }
-                if let Some(message) = storage_image_capability(m, self.caps, self.operand_type(image)) {
-                    return self.fail(rep, message.into());
-                }
-                if shape(m, self.operand_type(coordinate)).is_none_or(|s| s.base != op::OpTypeInt) {
-                    return self.fail(rep, "Expected Coordinate to be int scalar or vector".into());
-                }
-                self.coordinate_size(rep, self.operand_type(image), coordinate);
             }
             op::OpAtomicIIncrement
             | op::OpAtomicIDecrement
@@ -734,18 +601,6 @@ impl Checker<'_, '_> {
                 }
                 if self.operand_type(2) != rt {
                     self.fail(rep, format!("Expected P type and Result Type to be the same: {name}"));
-                }
-            }
-            op::OpImage => {
-                if m.def_opcode(rt) != Some(op::OpTypeImage) {
-                    return self.fail(rep, "Expected Result Type to be OpTypeImage".into());
-                }
-                let sampled = self.operand_type(2);
-                if m.def_opcode(sampled) != Some(op::OpTypeSampledImage) {
-                    return self.fail(rep, "Expected Sample Image to be of type OpTypeSampleImage".into());
-                }
-                if m.def_word(sampled, 2) != Some(rt) {
-                    self.fail(rep, "Expected Sample Image image type to be equal to Result Type".into());
                 }
             }
             op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
@@ -946,61 +801,6 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// OpImageGather and OpImageDrefGather, in spirv-val's order and words.
-    fn gather(&self, rep: &mut Report) {
-        let m = self.m;
-        let rt = m.insts[self.i].result_type;
-        let Some(r) = shape(m, rt).filter(|s| s.base != op::OpTypeBool && s.count > 1) else {
-            return self.fail(rep, "Expected Result Type to be int or float vector type".into());
-        };
-        if r.count != 4 {
-            return self.fail(rep, "Expected Result Type to have 4 components".into());
-        }
-        let sampled_image = self.operand_type(2);
-        if m.def_opcode(sampled_image) != Some(op::OpTypeSampledImage) {
-            return self.fail(rep, "Expected Sampled Image to be of type OpTypeSampledImage".into());
-        }
-        let image = m.def_word(sampled_image, 2).unwrap_or(0);
-        if m.def_opcode(image) != Some(op::OpTypeImage) {
-            return;
-        }
-        let word = |k| m.def_word(image, k).unwrap_or(0);
-        let (sampled_type, dim, arrayed, ms) = (word(2), word(3), word(5), word(6));
-        if ms != 0 {
-            return self.fail(rep, "Gather operation is invalid for multisample image".into());
-        }
-        let dref = m.insts[self.i].opcode() == op::OpImageDrefGather;
-        if (dref || m.def_opcode(sampled_type) != Some(op::OpTypeVoid)) && r.scalar != sampled_type {
-            return self.fail(rep, "Expected Image 'Sampled Type' to be the same as Result Type components".into());
-        }
-        // Dim: 2D 1, Cube 3, Rect 4.
-        if !matches!(dim, 1 | 3 | 4) {
-            return self.fail(rep, "Expected Image 'Dim' to be 2D, Cube, or Rect".into());
-        }
-        let Some(coordinate) = shape(m, self.operand_type(3)).filter(|s| s.base == op::OpTypeFloat) else {
-            return self.fail(rep, "Expected Coordinate to be float scalar or vector".into());
-        };
-        let needed = if dim == 3 { 3 } else { 2 } + arrayed;
-        if coordinate.count < needed {
-            return self.fail(
-                rep,
-                format!(
-                    "Expected Coordinate to have at least {needed} components, but given only {}",
-                    coordinate.count
-                ),
-            );
-        }
-        if dref {
-            if !shape(m, self.operand_type(4))
-                .is_some_and(|s| s.base == op::OpTypeFloat && s.count == 1 && s.width == 32)
-            {
-                self.fail(rep, "Expected Dref to be of 32-bit float type".into());
-            }
-        } else if !is_int32(m, self.operand_type(4)) {
-            self.fail(rep, "Expected Component to be 32-bit int scalar".into());
-        }
-    }
-
     /// The ray query instructions (spirv-val's RayQueryPass): the query
     /// pointer, then operand and result types.
     fn ray_query(&self) -> Option<&'static str> {
@@ -1142,47 +942,6 @@ impl Checker<'_, '_> {
                     Some(_) => Some("Callable Data must have storage class CallableDataKHR or IncomingCallableDataKHR"),
                 }),
             _ => None,
-        }
-    }
-
-    /// OpImageQuerySize, -SizeLod, -Levels and -Samples: an integer result
-    /// and an image operand; for QuerySize, one component per dimension
-    /// (and one for the array).
-    fn image_query(&self, rep: &mut Report) {
-        let m = self.m;
-        let opc = m.insts[self.i].opcode();
-        let rt = m.insts[self.i].result_type;
-        let int = shape(m, rt).filter(|s| s.base == op::OpTypeInt);
-        let scalar_only = matches!(opc, op::OpImageQueryLevels | op::OpImageQuerySamples);
-        if scalar_only && int.is_none_or(|s| s.count != 1) {
-            return self.fail(rep, "Expected Result Type to be int scalar type".into());
-        }
-        let Some(r) = int else {
-            return self.fail(rep, "Expected Result Type to be int scalar or vector type".into());
-        };
-        let image = self.operand_type(2);
-        if m.def_opcode(image) != Some(op::OpTypeImage) {
-            return self.fail(rep, "Expected Image to be of type OpTypeImage".into());
-        }
-        if opc != op::OpImageQuerySize {
-            return;
-        }
-        let word = |k| m.def_word(image, k).unwrap_or(0);
-        let (dim, arrayed) = (word(3), word(5));
-        // Dim: 1D 0, 2D 1, 3D 2, Cube 3, Rect 4, Buffer 5.
-        let per_dim = match dim {
-            0 | 5 => 1,
-            1 | 3 | 4 => 2,
-            2 => 3,
-            _ => return self.fail(rep, "Image 'Dim' must be 1D, Buffer, 2D, Cube, 3D or Rect".into()),
-        };
-        let (ms, sampled) = (word(6), word(7));
-        if dim <= 3 && ms != 1 && sampled != 0 && sampled != 2 {
-            return self.fail(rep, "Image must have either 'MS'=1 or 'Sampled'=0 or 'Sampled'=2".into());
-        }
-        let expected = per_dim + arrayed;
-        if r.count != expected {
-            self.fail(rep, format!("Result Type has {} components, but {expected} expected", r.count));
         }
     }
 
@@ -1485,32 +1244,6 @@ fn exotic_operand(m: &Module, i: usize, k: usize) -> bool {
     }
     let t = m.type_of(m.word(i, k));
     t != 0 && exotic(m, t)
-}
-
-/// The capability a storage image (Sampled 2) of this kind needs to be
-/// read or written, in spirv-val's words, when it is not declared.
-fn storage_image_capability(m: &Module, caps: &rustc_hash::FxHashSet<u32>, image: u32) -> Option<&'static str> {
-    let word = |k| m.def_word(image, k).unwrap_or(0);
-    let (dim, arrayed, ms, sampled) = (word(3), word(5), word(6), word(7));
-    if sampled != 2 {
-        return None;
-    }
-    let has = |c| caps.contains(&c);
-    use crate::grammar::capability as cap;
-    // Dim: 1D 0, Cube 3, Rect 4, Buffer 5.
-    let message = match dim {
-        0 if !has(cap::Image1D) => Some("Capability Image1D is required to access storage image"),
-        4 if !has(cap::ImageRect) => Some("Capability ImageRect is required to access storage image"),
-        5 if !has(cap::ImageBuffer) => Some("Capability ImageBuffer is required to access storage image"),
-        3 if arrayed == 1 && !has(cap::ImageCubeArray) => {
-            Some("Capability ImageCubeArray is required to access storage image")
-        }
-        _ => None,
-    };
-    message.or_else(|| {
-        (ms == 1 && arrayed == 1 && !has(cap::ImageMSArray))
-            .then_some("Capability ImageMSArray is required to access storage image")
-    })
 }
 
 /// Whether two types are the same or are arrays (of the same length id) or

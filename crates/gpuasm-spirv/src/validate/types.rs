@@ -227,28 +227,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             };
             r.error(ErrorKind::OperandType, i, message);
         }
-        op::OpTypeImage => {
-            // Depth, Arrayed, MS and Sampled: small enumerations in literals.
-            for (k, what, max) in [(3, "Depth", 2), (4, "Arrayed", 1), (5, "MS", 1), (6, "Sampled", 2)] {
-                let v = m.word(i, k);
-                if v > max {
-                    r.error(ErrorKind::OperandType, i, format!("Invalid {what} {v} (must be at most {max})"));
-                    return;
-                }
-            }
-            // Multisampled storage images (not subpass data, Dim 6).
-            if m.word(i, 5) == 1
-                && m.word(i, 6) == 2
-                && m.word(i, 2) != 6
-                && !has_capability(m, capability::StorageImageMultisample)
-            {
-                r.error(
-                    ErrorKind::Capability,
-                    i,
-                    "Capability StorageImageMultisample is required when using multisampled storage image",
-                );
-            }
-        }
         op::OpTypeArray => {
             let length = m.word(i, 2);
             let constant = m.def(length).is_some_and(|d| d.info.class == "Constant-Creation");
@@ -668,6 +646,8 @@ fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                     | c::IncomingCallableDataKHR
                     | c::ShaderRecordBufferKHR
                     | c::HitObjectAttributeNV
+                    | c::HitObjectAttributeEXT
+                    | c::TileImageEXT
             ) =>
         {
             r.error(
