@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     for (target_env, limits) in
         [(TargetEnv::Universal(6), Limits::default()), (TargetEnv::Vulkan(0), Limits::default()), (TargetEnv::Universal(5), tight)]
     {
-        if let Err(errors) = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits }) {
+        if let Err(errors) = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() }) {
             assert!(!errors.is_empty() && errors.len() <= 8);
             for e in errors {
                 assert!(e.word_offset <= words.len());

@@ -20,6 +20,10 @@ pub struct ValArgs {
     /// Stop after this many errors.
     #[arg(long, default_value_t = 100)]
     max_errors: usize,
+    /// Allow pointers under Logical addressing to be used as any other
+    /// value (spirv-val's option of the same name).
+    #[arg(long)]
+    relax_logical_pointer: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -93,7 +97,12 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    let options = ValidatorOptions { target_env, max_errors: args.max_errors, limits: args.limits.limits() };
+    let options = ValidatorOptions {
+        target_env,
+        max_errors: args.max_errors,
+        limits: args.limits.limits(),
+        relax_logical_pointer: args.relax_logical_pointer,
+    };
     match validate(&words, &options) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {

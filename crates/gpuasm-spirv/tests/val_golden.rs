@@ -307,7 +307,7 @@ fn fuzz_regressions_do_not_panic() {
             (TargetEnv::Vulkan(0), Default::default()),
             (TargetEnv::Universal(5), tight),
         ] {
-            let _ = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits });
+            let _ = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() });
         }
         n += 1;
     }

@@ -26,6 +26,7 @@ mod layout;
 mod limits;
 mod locations;
 mod logical_pointers;
+mod memory;
 mod modes;
 pub mod module;
 mod operands;
@@ -49,11 +50,19 @@ pub struct ValidatorOptions {
     pub max_errors: usize,
     /// Universal limits (spirv-val's `--max-*` options).
     pub limits: Limits,
+    /// spirv-val's `--relax-logical-pointer`: under Logical addressing,
+    /// pointers may be used as any other value.
+    pub relax_logical_pointer: bool,
 }
 
 impl Default for ValidatorOptions {
     fn default() -> Self {
-        ValidatorOptions { target_env: TargetEnv::Universal(6), max_errors: 100, limits: Limits::default() }
+        ValidatorOptions {
+            target_env: TargetEnv::Universal(6),
+            max_errors: 100,
+            limits: Limits::default(),
+            relax_logical_pointer: false,
+        }
     }
 }
 
@@ -206,7 +215,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 20] = [
+    let stages: [&dyn Fn(&mut Report); 21] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -217,6 +226,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
@@ -230,7 +240,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| small_types::check_uses(module, shader(), r),
-        &|r| logical_pointers::check(module, r),
+        &|r| {
+            if !options.relax_logical_pointer {
+                logical_pointers::check(module, r)
+            }
+        },
     ];
     for stage in stages {
         stage(&mut report);
