@@ -32,7 +32,7 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
         for k in 3..m.operands(i).len() {
             let Some(&v) = m.defs.get(&m.word(i, k)) else { continue };
             let var = &m.insts[v];
-            if var.opcode() != op::OpVariable {
+            if !matches!(var.opcode(), op::OpVariable | op::OpUntypedVariableKHR) {
                 let found = var.info.name;
                 r.error(
                     ErrorKind::EntryPoint,
@@ -102,7 +102,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 current = None;
                 continue;
             }
-            op::OpVariable if current.is_none() => {
+            op::OpVariable | op::OpUntypedVariableKHR if current.is_none() => {
                 let class = m.word(i, 2);
                 let listed = if all_globals {
                     class != storage_class::Function

@@ -127,7 +127,7 @@ fn contains_in(
 
 /// An integer constant's value (OpConstantNull is 0), as spirv-val
 /// evaluates it: spec constants are not.
-fn constant_u64(m: &Module, id: u32) -> Option<u64> {
+pub(super) fn constant_u64(m: &Module, id: u32) -> Option<u64> {
     let ty = m.type_of(id);
     if m.def_opcode(ty) != Some(op::OpTypeInt) {
         return None;

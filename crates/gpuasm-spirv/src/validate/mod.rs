@@ -33,6 +33,7 @@ mod operands;
 mod small_types;
 mod structure;
 mod types;
+mod variable_pointers;
 
 use crate::binary::BinaryError;
 use crate::dis;

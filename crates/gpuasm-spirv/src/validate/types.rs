@@ -25,21 +25,10 @@ fn is_int_type(m: &Module, ty: u32) -> bool {
 fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let inst = &m.insts[i];
     match inst.opcode() {
-        op::OpVariable => {
-            let Some((_, class)) = pointer(m, inst.result_type) else {
-                if !is_untyped_pointer(m, inst.result_type) {
-                    let t = r.id(inst.result_type);
-                    r.error(
-                        ErrorKind::OperandType,
-                        i,
-                        format!("OpVariable Result Type <id> {t} is not a pointer type."),
-                    );
-                }
-                return;
-            };
-            if m.word(i, 2) != class {
-                r.error(ErrorKind::OperandType, i, "Storage class must match result type storage class");
-            }
+        // The rest of a variable's rules: the memory pass.
+        op::OpVariable if pointer(m, inst.result_type).is_none() && !is_untyped_pointer(m, inst.result_type) => {
+            let t = r.id(inst.result_type);
+            r.error(ErrorKind::OperandType, i, format!("OpVariable Result Type <id> {t} is not a pointer type."));
         }
         op::OpLoad => {
             let ptr = m.word(i, 2);
@@ -837,11 +826,8 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
 
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
-    let mut in_function = false;
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
-            op::OpFunction => in_function = true,
-            op::OpFunctionEnd => in_function = false,
             op::OpTypeStruct
                 if vulkan
                     && struct_has_runtime_array(m, m.insts[i].result_id)
@@ -864,21 +850,6 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             op::OpVariable => {
                 if let Some(message) = variable_problem(m, r, i, vulkan) {
                     r.error(ErrorKind::OperandType, i, message);
-                } else if pointer(m, m.insts[i].result_type).is_some() {
-                    let function_class = m.word(i, 2) == storage_class::Function;
-                    if function_class && !in_function {
-                        r.error(
-                            ErrorKind::OperandType,
-                            i,
-                            "Variables can not have a function[7] storage class outside of a function",
-                        );
-                    } else if !function_class && in_function {
-                        r.error(
-                            ErrorKind::OperandType,
-                            i,
-                            "Variables must have a function[7] storage class inside of a function",
-                        );
-                    }
                 }
             }
             _ => {}
