@@ -21,6 +21,10 @@ pub struct ValArgs {
     /// Stop after this many errors (0: no limit).
     #[arg(long, default_value_t = 100)]
     max_errors: usize,
+    /// Allow pointers under Logical addressing to be used as any other
+    /// value (spirv-val's option of the same name).
+    #[arg(long)]
+    relax_logical_pointer: bool,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
@@ -127,6 +131,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
         max_errors: args.max_errors,
         limits: args.limits.limits(),
         block_layout: args.layout.block_layout(),
+        relax_logical_pointer: args.relax_logical_pointer,
     };
     if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
         return crate::val_dir::run(dir, &options);

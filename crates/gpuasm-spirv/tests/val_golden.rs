@@ -235,6 +235,10 @@ fn hand_written_cases_agree_with_spirv_val() {
         let mut options = ValidatorOptions::default();
         let mut it = flags.split_whitespace();
         while let Some(flag) = it.next() {
+            if flag == "--relax-logical-pointer" {
+                options.relax_logical_pointer = true;
+                continue;
+            }
             let value = it.next().unwrap();
             let limit = value.parse::<u32>();
             let l = &mut options.limits;

@@ -156,7 +156,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 current = None;
                 continue;
             }
-            op::OpVariable if current.is_none() => {
+            op::OpVariable | op::OpUntypedVariableKHR if current.is_none() => {
                 let class = m.word(i, 2);
                 let listed = if all_globals {
                     class != storage_class::Function

@@ -6,8 +6,8 @@
 //! Likewise only certain instructions with a result may take such a pointer
 //! as an operand.
 //!
-//! Not yet: the variable-pointer rules (same buffer, no matrices, no Block
-//! arrays).
+//! Then the variable pointer rules (`variable_pointers`). None of it
+//! applies with spirv-val's `--relax-logical-pointer`.
 
 use super::module::Module;
 use super::{ErrorKind, Report};
@@ -25,55 +25,56 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         (caps.contains(&capability::VariablePointersStorageBuffer) && class == storage_class::StorageBuffer)
             || (caps.contains(&capability::VariablePointers) && class == storage_class::Workgroup)
     };
+    let mut variable = super::variable_pointers::VariablePointers::new(m, &caps);
     for i in 0..m.insts.len() {
-        if let Some(message) = operand_problem(m, i, &variable_pointers) {
+        let problem = operand_problem(m, i, &variable_pointers)
+            .or_else(|| return_problem(m, i, &variable_pointers))
+            .or_else(|| variable.problem(i));
+        if let Some(message) = problem {
             r.error(ErrorKind::OperandType, i, message);
             if r.full() {
                 return;
             }
         }
-        let inst = &m.insts[i];
-        let ty = inst.result_type;
-        if ty == 0 || !matches!(m.def_opcode(ty), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR)) {
-            continue;
-        }
-        let class = m.def_word(ty, 2).unwrap_or(0);
-        if class == storage_class::PhysicalStorageBuffer {
-            continue;
-        }
-        let message = match inst.opcode() {
-            op::OpVariable
-            | op::OpAccessChain
-            | op::OpInBoundsAccessChain
-            | op::OpFunctionParameter
-            | op::OpImageTexelPointer
-            | op::OpCopyObject
-            | op::OpUndef
-            | op::OpUntypedAccessChainKHR
-            | op::OpUntypedInBoundsAccessChainKHR
-            | op::OpUntypedVariableKHR
-            | op::OpRawAccessChainNV
-            | op::OpAllocateNodePayloadsAMDX => continue,
-            op::OpSelect
-            | op::OpPhi
-            | op::OpFunctionCall
-            | op::OpPtrAccessChain
-            | op::OpLoad
-            | op::OpConstantNull
-            | op::OpFunction
-            | op::OpUntypedPtrAccessChainKHR => {
-                if variable_pointers(class) {
-                    continue;
-                }
-                "Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes \
-                 with appropriate variable pointers capability"
-            }
-            _ => "Instruction may not return a logical pointer",
-        };
-        r.error(ErrorKind::OperandType, i, message);
-        if r.full() {
-            return;
-        }
+    }
+}
+
+/// spirv-val's rule for instructions that make a logical pointer.
+fn return_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool) -> Option<&'static str> {
+    let inst = &m.insts[i];
+    let ty = inst.result_type;
+    if ty == 0 || !matches!(m.def_opcode(ty), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR)) {
+        return None;
+    }
+    let class = m.def_word(ty, 2).unwrap_or(0);
+    if class == storage_class::PhysicalStorageBuffer {
+        return None;
+    }
+    match inst.opcode() {
+        op::OpVariable
+        | op::OpAccessChain
+        | op::OpInBoundsAccessChain
+        | op::OpFunctionParameter
+        | op::OpImageTexelPointer
+        | op::OpCopyObject
+        | op::OpUndef
+        | op::OpUntypedAccessChainKHR
+        | op::OpUntypedInBoundsAccessChainKHR
+        | op::OpUntypedVariableKHR
+        | op::OpRawAccessChainNV
+        | op::OpAllocateNodePayloadsAMDX => None,
+        op::OpSelect
+        | op::OpPhi
+        | op::OpFunctionCall
+        | op::OpPtrAccessChain
+        | op::OpLoad
+        | op::OpConstantNull
+        | op::OpFunction
+        | op::OpUntypedPtrAccessChainKHR => (!variable_pointers(class)).then_some(
+            "Instruction may only return a logical pointer in the StorageBuffer or Workgroup storage classes \
+             with appropriate variable pointers capability",
+        ),
+        _ => Some("Instruction may not return a logical pointer"),
     }
 }
 

@@ -29,6 +29,7 @@ mod layout;
 mod limits;
 mod locations;
 mod logical_pointers;
+mod memory;
 mod modes;
 pub mod module;
 mod opencl;
@@ -36,6 +37,7 @@ mod operands;
 mod small_types;
 mod structure;
 mod types;
+mod variable_pointers;
 
 use crate::binary::BinaryError;
 use crate::dis;
@@ -57,6 +59,9 @@ pub struct ValidatorOptions {
     /// Block layout rules beyond the environment's (spirv-val's
     /// `--relax-block-layout`, `--scalar-block-layout`...).
     pub block_layout: BlockLayout,
+    /// spirv-val's `--relax-logical-pointer`: under Logical addressing,
+    /// pointers may be used as any other value.
+    pub relax_logical_pointer: bool,
 }
 
 impl Default for ValidatorOptions {
@@ -66,6 +71,7 @@ impl Default for ValidatorOptions {
             max_errors: 100,
             limits: Limits::default(),
             block_layout: BlockLayout::default(),
+            relax_logical_pointer: false,
         }
     }
 }
@@ -234,6 +240,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| types::check(module, vulkan, r),
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
+        &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
@@ -250,7 +257,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check_models(module, r),
         &|r| small_types::check_uses(module, shader(), r),
         &|r| images::check_late(module, r),
-        &|r| logical_pointers::check(module, r),
+        &|r| {
+            if !options.relax_logical_pointer {
+                logical_pointers::check(module, r)
+            }
+        },
     ];
     for stage in stages {
         stage(&mut report);

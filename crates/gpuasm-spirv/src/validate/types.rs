@@ -22,128 +22,13 @@ fn is_int_type(m: &Module, ty: u32) -> bool {
     m.def_opcode(ty) == Some(op::OpTypeInt)
 }
 
-enum Walk {
-    Reached(u32),
-    NonComposite,
-    /// A structure indexed by something other than an integer OpConstant.
-    StructIndexNotConstant,
-    /// (index, structure, member count)
-    StructIndexOutOfBounds(u32, u32, u32),
-    Unknown,
-}
-
-/// The type reached by indexing `ty` with `indexes`.
-fn walk(m: &Module, mut ty: u32, indexes: &[u32]) -> Walk {
-    for &index in indexes {
-        ty = match m.def_opcode(ty) {
-            Some(op::OpTypeStruct) => {
-                let Some(k) = m.constant_value(index) else { return Walk::StructIndexNotConstant };
-                let members = m.element_count(ty).unwrap_or(0);
-                match m.element_type(ty, k as usize) {
-                    Some(member) if k < members => member,
-                    _ => return Walk::StructIndexOutOfBounds(k, ty, members),
-                }
-            }
-            Some(op::OpTypeArray | op::OpTypeRuntimeArray | op::OpTypeVector | op::OpTypeMatrix) => {
-                m.def_word(ty, 2).unwrap_or(0)
-            }
-            Some(
-                op::OpTypeInt
-                | op::OpTypeFloat
-                | op::OpTypeBool
-                | op::OpTypePointer
-                | op::OpTypeImage
-                | op::OpTypeSampler
-                | op::OpTypeSampledImage
-                | op::OpTypeVoid,
-            ) => return Walk::NonComposite,
-            _ => return Walk::Unknown,
-        };
-    }
-    Walk::Reached(ty)
-}
-
-fn check_access_chain(m: &Module, r: &mut Report, i: usize) {
-    let inst = &m.insts[i];
-    let name = inst.info.name;
-    let result_type = inst.result_type;
-    let Some((result_pointee, result_class)) = pointer(m, result_type) else {
-        if !is_untyped_pointer(m, result_type) {
-            let t = r.id(result_type);
-            r.error(ErrorKind::OperandType, i, format!("The Result Type of {name} <id> {t} must be OpTypePointer."));
-        }
-        return;
-    };
-    let base = m.word(i, 2);
-    let base_type = m.type_of(base);
-    let Some((base_pointee, base_class)) = pointer(m, base_type) else {
-        if m.def(base).is_some() && !is_untyped_pointer(m, base_type) {
-            let b = r.id(base);
-            r.error(ErrorKind::OperandType, i, format!("The Base <id> {b} in {name} instruction must be a pointer."));
-        }
-        return;
-    };
-    if base_class != result_class {
-        r.error(
-            ErrorKind::OperandType,
-            i,
-            format!("The result pointer storage class and base pointer storage class in {name} do not match."),
-        );
-        return;
-    }
-    let indexes: Vec<u32> = (3..m.operands(i).len()).map(|k| m.word(i, k)).collect();
-    if indexes.iter().any(|&x| m.def(x).is_some() && !is_int_type(m, m.type_of(x))) {
-        r.error(ErrorKind::OperandType, i, format!("Indexes passed to {name} must be of type integer."));
-        return;
-    }
-    match walk(m, base_pointee, &indexes) {
-        Walk::StructIndexNotConstant => r.error(
-            ErrorKind::OperandType,
-            i,
-            format!("The <id> passed to {name} to index into a structure must be an OpConstant."),
-        ),
-        Walk::StructIndexOutOfBounds(k, st, members) => {
-            let st = r.id(st);
-            r.error(
-                ErrorKind::OperandType,
-                i,
-                format!("Index is out of bounds: {name} cannot find index {k} into the structure <id> {st}. This structure has {members} members. Largest valid index is {}.", members as i64 - 1),
-            );
-        }
-        Walk::NonComposite => r.error(
-            ErrorKind::OperandType,
-            i,
-            format!("{name} reached non-composite type while indexes still remain to be traversed."),
-        ),
-        Walk::Reached(t) if t != result_pointee => {
-            r.error(
-                ErrorKind::OperandType,
-                i,
-                format!("Result type (OpTypePointer) does not match the type that results from indexing into the base <id> (type id {t})."),
-            );
-        }
-        _ => {}
-    }
-}
-
 fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let inst = &m.insts[i];
     match inst.opcode() {
-        op::OpVariable => {
-            let Some((_, class)) = pointer(m, inst.result_type) else {
-                if !is_untyped_pointer(m, inst.result_type) {
-                    let t = r.id(inst.result_type);
-                    r.error(
-                        ErrorKind::OperandType,
-                        i,
-                        format!("OpVariable Result Type <id> {t} is not a pointer type."),
-                    );
-                }
-                return;
-            };
-            if m.word(i, 2) != class {
-                r.error(ErrorKind::OperandType, i, "Storage class must match result type storage class");
-            }
+        // The rest of a variable's rules: the memory pass.
+        op::OpVariable if pointer(m, inst.result_type).is_none() && !is_untyped_pointer(m, inst.result_type) => {
+            let t = r.id(inst.result_type);
+            r.error(ErrorKind::OperandType, i, format!("OpVariable Result Type <id> {t} is not a pointer type."));
         }
         op::OpLoad => {
             let ptr = m.word(i, 2);
@@ -177,7 +62,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 }
             }
         }
-        op::OpAccessChain | op::OpInBoundsAccessChain => check_access_chain(m, r, i),
         op::OpMemberName | op::OpMemberDecorate => {
             let target = m.word(i, 0);
             if m.def(target).is_some() && m.def_opcode(target) != Some(op::OpTypeStruct) {
@@ -925,11 +809,8 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
 
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
-    let mut in_function = false;
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
-            op::OpFunction => in_function = true,
-            op::OpFunctionEnd => in_function = false,
             op::OpTypeStruct
                 if vulkan
                     && struct_has_runtime_array(m, m.insts[i].result_id)
@@ -952,21 +833,6 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             op::OpVariable => {
                 if let Some(message) = variable_problem(m, r, i, vulkan) {
                     r.error(ErrorKind::OperandType, i, message);
-                } else if pointer(m, m.insts[i].result_type).is_some() {
-                    let function_class = m.word(i, 2) == storage_class::Function;
-                    if function_class && !in_function {
-                        r.error(
-                            ErrorKind::OperandType,
-                            i,
-                            "Variables can not have a function[7] storage class outside of a function",
-                        );
-                    } else if !function_class && in_function {
-                        r.error(
-                            ErrorKind::OperandType,
-                            i,
-                            "Variables must have a function[7] storage class inside of a function",
-                        );
-                    }
                 }
             }
             _ => {}
