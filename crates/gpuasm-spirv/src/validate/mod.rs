@@ -12,6 +12,7 @@
 //! assert!(validate(&words, &ValidatorOptions::default()).is_ok());
 //! ```
 
+mod annotations;
 mod block_layout;
 mod builtins;
 mod capabilities;
@@ -206,7 +207,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 20] = [
+    let stages: [&dyn Fn(&mut Report); 21] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -216,6 +217,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
+        &|r| annotations::check(module, vulkan, r),
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
