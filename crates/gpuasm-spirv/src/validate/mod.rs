@@ -18,6 +18,7 @@ mod builtins;
 mod capabilities;
 mod cfg;
 mod debug_info;
+mod decorations;
 mod dominance;
 mod glsl;
 mod ids;
@@ -207,7 +208,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 21] = [
+    let stages: [&dyn Fn(&mut Report); 22] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -223,6 +224,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
+        &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {
             if vulkan {
