@@ -20,11 +20,11 @@ use rustc_hash::FxHashMap;
 
 /// One decoration as applied to an id: (decoration, member or -1, parameter
 /// words).
-type Applied = (u32, i64, Vec<u32>);
+pub(super) type Applied = (u32, i64, Vec<u32>);
 
 /// Every id's decorations, sorted as spirv-val keeps them (members after the
 /// whole id, then by decoration), group decorations copied to the targets.
-fn decorations(m: &Module) -> FxHashMap<u32, Vec<Applied>> {
+pub(super) fn decorations(m: &Module) -> FxHashMap<u32, Vec<Applied>> {
     let mut map: FxHashMap<u32, Vec<Applied>> = FxHashMap::default();
     let words = |i: usize, from: usize| -> Vec<u32> {
         let inst = &m.insts[i];
@@ -112,9 +112,10 @@ type Step = fn(&Ctx, &mut Report) -> bool;
 
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let cx = Ctx { m, decs: decorations(m), vulkan };
-    let steps: [Step; 7] = [
+    let steps: [Step; 8] = [
         imported_initialisers,
         entry_points,
+        buffer_blocks,
         resource_bindings,
         exclusive,
         function_linkage,
@@ -328,6 +329,57 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
             r.error(ErrorKind::Decoration, fn_at, message);
             return false;
         }
+    }
+    true
+}
+
+/// Vulkan: the structure of a PushConstant or StorageBuffer variable (or
+/// an array of them) is a Block, of a Uniform one a Block or BufferBlock
+/// (VUIDs 06675, 06676); StorageBuffer takes no BufferBlock.
+fn buffer_blocks(cx: &Ctx, r: &mut Report) -> bool {
+    if !cx.vulkan {
+        return true;
+    }
+    let m = cx.m;
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        if inst.opcode() != op::OpVariable {
+            continue;
+        }
+        let class = m.word(i, 2);
+        if !matches!(class, sc::Uniform | sc::PushConstant | sc::StorageBuffer) {
+            continue;
+        }
+        let mut id = m.def_word(inst.result_type, 3).unwrap_or(0);
+        if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
+            id = m.def_word(id, 2).unwrap_or(0);
+        }
+        if m.def_opcode(id) != Some(op::OpTypeStruct) {
+            continue;
+        }
+        let block = cx.has_nested(id, d::Block, 0);
+        let buffer_block = cx.has_nested(id, d::BufferBlock, 0);
+        let var = inst.result_id;
+        let message = match class {
+            sc::StorageBuffer if buffer_block => format!(
+                "[VUID-StandaloneSpirv-PushConstant-06675] Storage buffer id '{var} In Vulkan, BufferBlock is \
+                 disallowed on variables in the StorageBuffer storage class"
+            ),
+            sc::PushConstant if !block => {
+                format!("[VUID-StandaloneSpirv-PushConstant-06675] PushConstant id '{id}' is missing Block decoration.")
+            }
+            sc::StorageBuffer if !block => {
+                format!(
+                    "[VUID-StandaloneSpirv-PushConstant-06675] StorageBuffer id '{id}' is missing Block decoration."
+                )
+            }
+            sc::Uniform if !block && !buffer_block => format!(
+                "[VUID-StandaloneSpirv-Uniform-06676] Uniform id '{id}' is missing Block or BufferBlock decoration."
+            ),
+            _ => continue,
+        };
+        r.error(ErrorKind::Decoration, m.defs.get(&id).copied().unwrap_or(i), message);
+        return false;
     }
     true
 }

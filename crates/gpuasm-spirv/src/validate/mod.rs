@@ -18,6 +18,7 @@ mod builtins;
 mod capabilities;
 mod cfg;
 mod debug_info;
+mod decorated_types;
 mod decorations;
 mod dominance;
 mod glsl;
@@ -208,7 +209,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 22] = [
+    let stages: [&dyn Fn(&mut Report); 23] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -219,6 +220,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
+        &|r| decorated_types::check(module, r),
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
