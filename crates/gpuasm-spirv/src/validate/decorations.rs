@@ -16,7 +16,7 @@ use super::{ErrorKind, Report};
 use crate::grammar::{
     capability, decoration as d, execution_model as em, linkage_type, op, storage_class as sc, OperandKind,
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One decoration as applied to an id: (decoration, member or -1, parameter
 /// words).
@@ -521,9 +521,90 @@ fn vulkan_memory_model(cx: &Ctx, r: &mut Report) -> bool {
     true
 }
 
+/// The pointer types NonWritable and NonReadable may decorate memory of:
+/// those of Uniform Block and storage-buffer variables (as spirv-val
+/// registers them from the variables), and UniformConstant pointers to
+/// storage images or tensors (optionally arrayed).
+fn writable_pointers(cx: &Ctx) -> FxHashSet<u32> {
+    let m = cx.m;
+    let mut set = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        match inst.opcode() {
+            op::OpVariable => {
+                let class = m.word(i, 2);
+                let mut id = m.def_word(inst.result_type, 3).unwrap_or(0);
+                if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
+                    id = m.def_word(id, 2).unwrap_or(0);
+                }
+                if m.def_opcode(id) != Some(op::OpTypeStruct) {
+                    continue;
+                }
+                let (block, buffer_block) = (cx.has(id, d::Block), cx.has(id, d::BufferBlock));
+                let registered = match class {
+                    sc::Uniform => block || buffer_block,
+                    sc::StorageBuffer | sc::PhysicalStorageBuffer => block,
+                    _ => false,
+                };
+                if registered {
+                    set.insert(inst.result_type);
+                }
+            }
+            op::OpTypePointer if m.word(i, 1) == sc::UniformConstant => {
+                let mut ty = m.word(i, 2);
+                if matches!(m.def_opcode(ty), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
+                    ty = m.def_word(ty, 2).unwrap_or(0);
+                }
+                let storage_image = m.def_opcode(ty) == Some(op::OpTypeImage) && m.def_word(ty, 7) == Some(2);
+                if storage_image || m.def_opcode(ty) == Some(op::OpTypeTensorARM) {
+                    set.insert(inst.result_id);
+                }
+            }
+            op::OpFunction => break,
+            _ => {}
+        }
+    }
+    set
+}
+
+/// NonWritable and NonReadable decorate memory that can be written or read
+/// (spirv-val's CheckNonReadableWritableDecorations).
+fn access_problem(cx: &Ctx, writable: &FxHashSet<u32>, at: usize, dec: u32) -> Option<String> {
+    let m = cx.m;
+    let inst = &m.insts[at];
+    let dec_name = name(OperandKind::Decoration, dec);
+    let opcode = inst.opcode();
+    if !matches!(opcode, op::OpVariable | op::OpUntypedVariableKHR | op::OpFunctionParameter | op::OpRawAccessChainNV) {
+        return Some(format!(
+            "Target of {dec_name} decoration must be a memory object declaration (a variable or a function parameter)"
+        ));
+    }
+    // spirv-val reads an untyped variable's class from its data type operand.
+    let class = match opcode {
+        op::OpVariable => Some(m.word(at, 2)),
+        op::OpUntypedVariableKHR if m.operands(at).len() > 3 => Some(m.word(at, 3)),
+        _ => None,
+    };
+    let relaxed = m.header.version_parts() >= (1, 4) && dec == d::NonWritable;
+    if relaxed && matches!(class, Some(sc::Function | sc::Private)) {
+        return None;
+    }
+    if class == Some(sc::TileAttachmentQCOM) || writable.contains(&inst.result_type) || opcode == op::OpRawAccessChainNV
+    {
+        return None;
+    }
+    let tail =
+        if relaxed { "storage buffer, or variable in Private or Function storage class" } else { "or storage buffer" };
+    Some(format!(
+        "Target of {dec_name} decoration is invalid: must point to a storage image, tensor variable in \
+         UniformConstant storage class, uniform block, {tail}"
+    ))
+}
+
 /// Rules read from the decoration to its target, by target id.
 fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
+    let writable = writable_pointers(cx);
     let mut ids: Vec<u32> = cx.decs.keys().copied().filter(|id| m.defs.contains_key(id)).collect();
     ids.sort_unstable();
     for id in ids {
@@ -535,6 +616,7 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
         for a in cx.of(id) {
             let message = match a.0 {
                 d::Component => component_problem(cx, r, at, a),
+                d::NonWritable | d::NonReadable if a.1 == -1 => access_problem(cx, &writable, at, a.0),
                 d::Uniform | d::UniformId => {
                     let dec = name(OperandKind::Decoration, a.0);
                     if inst.result_type == 0 {
