@@ -13,6 +13,7 @@
 //! ```
 
 mod annotations;
+mod arithmetics;
 mod block_layout;
 mod builtins;
 mod capabilities;
