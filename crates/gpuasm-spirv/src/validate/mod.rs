@@ -12,12 +12,16 @@
 //! assert!(validate(&words, &ValidatorOptions::default()).is_ok());
 //! ```
 
+mod annotations;
+mod arithmetics;
 mod block_layout;
 mod builtins;
 mod capabilities;
 mod cfg;
 mod clspv_reflection;
 mod debug_info;
+mod decorated_types;
+mod decorations;
 mod dominance;
 mod glsl;
 mod graph;
@@ -236,6 +240,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
+        &|r| annotations::check(module, vulkan, r),
+        &|r| decorated_types::check(module, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
         &|r| graph::check(module, r),
@@ -246,6 +252,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
         &|r| debug_info::check(module, r),
+        &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {
             if vulkan {

@@ -262,7 +262,14 @@ impl Checker<'_, '_> {
         self.scopes(rep);
         self.semantics(rep);
         match opc {
-            op::OpFAdd | op::OpFSub | op::OpFMul | op::OpFDiv | op::OpFRem | op::OpFMod | op::OpFNegate => {
+            op::OpFAdd
+            | op::OpFSub
+            | op::OpFMul
+            | op::OpFDiv
+            | op::OpFRem
+            | op::OpFMod
+            | op::OpFNegate
+            | op::OpFmaKHR => {
                 if !is(m, rt, op::OpTypeFloat) {
                     return self.fail(rep, format!("Expected floating scalar or vector type as Result Type: {name}"));
                 }
@@ -294,19 +301,19 @@ impl Checker<'_, '_> {
                     return self.fail(rep, format!("{message}: {name} operand index {k}"));
                 }
             }
+            // spirv-val: an unsigned result, operands of exactly its type.
             op::OpUDiv | op::OpUMod => {
-                let Some(r) = shape(m, rt).filter(|s| s.base == op::OpTypeInt) else {
-                    return self.fail(rep, format!("Expected int scalar or vector type as Result Type: {name}"));
-                };
-                for k in self.value_operands() {
-                    match shape(m, self.operand_type(k)) {
-                        Some(s) if s.base == op::OpTypeInt && s.count == r.count && s.width == r.width => {}
-                        _ => {
-                            return self.fail(rep, format!(
-                                "Expected int scalar or vector operands of Result Type's dimension and bit width: {name} operand index {k}"
-                            ))
-                        }
-                    }
+                let unsigned =
+                    shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && m.def_word(s.scalar, 3) == Some(0));
+                if !unsigned {
+                    return self
+                        .fail(rep, format!("Expected unsigned int scalar or vector type as Result Type: {name}"));
+                }
+                if let Some(k) = self.value_operands().find(|&k| self.operand_type(k) != rt) {
+                    self.fail(
+                        rep,
+                        format!("Expected arithmetic operands to be of Result Type: {name} operand index {k}"),
+                    );
                 }
             }
             op::OpDot => {
@@ -581,8 +588,15 @@ impl Checker<'_, '_> {
                     ));
                 }
             }
-            op::OpMatrixTimesScalar | op::OpMatrixTimesMatrix if !self.float_matrix(self.operand_type(2)) => {
-                self.fail(rep, format!("Expected float matrix type as left operand: {name}"));
+            op::OpMatrixTimesScalar
+            | op::OpMatrixTimesMatrix
+            | op::OpIAddCarry
+            | op::OpISubBorrow
+            | op::OpUMulExtended
+            | op::OpSMulExtended => {
+                if let Some(message) = super::arithmetics::problem(m, self.i) {
+                    self.fail(rep, message);
+                }
             }
             op::OpDPdx
             | op::OpDPdy

@@ -437,7 +437,7 @@ fn is_bool_or_bool_vector(m: &Module, ty: u32) -> bool {
 }
 
 /// Decorations that only make sense on one kind of target.
-fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
+pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let target = m.word(i, 0);
     let Some(def) = m.def(target) else { return };
     let target_op = def.opcode();

@@ -1,0 +1,194 @@
+//! Annotation instructions one at a time, as spirv-val's annotation pass
+//! checks them: which decorations belong on structure members only (or never
+//! there), what a BuiltIn decoration may target, fast-math flags that do not
+//! go together, decoration groups targeted by group decorations, and the
+//! decorations Vulkan forbids outright.
+//!
+//! The target rules shared with other decorations live in
+//! `types::check_decoration_target`; this stage calls it in spirv-val's order
+//! so that the first error printed is the one spirv-val prints.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::{built_in, capability, decoration as d, fp_fast_math_mode as fm, op, OperandKind};
+use rustc_hash::FxHashSet;
+
+/// Decorations that take `<id>` operands (SPIR-V 2.16: they need
+/// OpDecorateId, and OpDecorateId takes no others).
+const TAKES_IDS: &[u32] = &[
+    d::UniformId,
+    d::AlignmentId,
+    d::MaxByteOffsetId,
+    d::CounterBuffer,
+    d::NodeMaxPayloadsAMDX,
+    d::NodeSharesPayloadLimitsWithAMDX,
+    d::PayloadNodeArraySizeAMDX,
+    d::PayloadNodeNameAMDX,
+    d::PayloadNodeBaseIndexAMDX,
+];
+
+/// Decorations that only make sense on a structure member (matrix layout).
+const MEMBER_ONLY: &[u32] = &[d::RowMajor, d::ColMajor, d::MatrixStride];
+
+/// Decorations spirv-val refuses on structure members.
+const NOT_ON_MEMBERS: &[u32] = &[
+    d::SpecId,
+    d::Block,
+    d::BufferBlock,
+    d::ArrayStride,
+    d::GLSLShared,
+    d::GLSLPacked,
+    d::CPacked,
+    d::Aliased,
+    d::Constant,
+    d::Uniform,
+    d::UniformId,
+    d::SaturatedConversion,
+    d::Index,
+    d::Binding,
+    d::DescriptorSet,
+    d::FuncParamAttr,
+    d::FPRoundingMode,
+    d::FPFastMathMode,
+    d::LinkageAttributes,
+    d::NoContraction,
+    d::InputAttachmentIndex,
+    d::Alignment,
+    d::MaxByteOffset,
+    d::AlignmentId,
+    d::MaxByteOffsetId,
+    d::NoSignedWrap,
+    d::NoUnsignedWrap,
+    d::NonUniform,
+    d::RestrictPointer,
+    d::AliasedPointer,
+    d::CounterBuffer,
+];
+
+fn name(dec: u32) -> &'static str {
+    OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name)
+}
+
+pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
+    let shader = super::capabilities::with_implied(m).contains(&capability::Shader);
+    // (target, decoration) of the OpDecorates seen so far: spirv-val
+    // registers decorations as it goes.
+    let mut seen: FxHashSet<(u32, u32)> = FxHashSet::default();
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpDecorate => {
+                let message = decorate_problem(m, r, i, vulkan, shader, &seen);
+                seen.insert((m.word(i, 0), m.word(i, 1)));
+                match message {
+                    Some(message) => r.error(ErrorKind::Decoration, i, message),
+                    None => {
+                        let before = r.errors.len();
+                        if m.def_opcode(m.word(i, 0)) != Some(op::OpDecorationGroup)
+                            && !MEMBER_ONLY.contains(&m.word(i, 1))
+                        {
+                            super::types::check_decoration_target(m, r, i, vulkan);
+                        }
+                        if r.errors.len() > before {
+                            return;
+                        }
+                    }
+                }
+            }
+            op::OpDecorateId => {
+                let dec = m.word(i, 1);
+                if !TAKES_IDS.contains(&dec) {
+                    r.error(
+                        ErrorKind::Decoration,
+                        i,
+                        "Decorations that don't take ID parameters may not be used with OpDecorateId",
+                    );
+                }
+            }
+            op::OpMemberDecorate => {
+                let dec = m.word(i, 2);
+                let is_struct = m.def_opcode(m.word(i, 0)) == Some(op::OpTypeStruct);
+                let in_bounds = (m.word(i, 1) as usize) < m.operands_len_of(m.word(i, 0)).saturating_sub(1);
+                if is_struct && in_bounds && NOT_ON_MEMBERS.contains(&dec) {
+                    r.error(ErrorKind::Decoration, i, format!("{} cannot be applied to structure members", name(dec)));
+                }
+            }
+            op::OpGroupDecorate => {
+                for k in 1..m.operands(i).len() {
+                    let target = m.word(i, k);
+                    if m.def_opcode(target).is_none_or(|o| o == op::OpDecorationGroup) {
+                        let t = r.id(target);
+                        r.error(
+                            ErrorKind::Decoration,
+                            i,
+                            format!("OpGroupDecorate may not target OpDecorationGroup <id> {t}"),
+                        );
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if !r.errors.is_empty() {
+            return;
+        }
+    }
+}
+
+/// What spirv-val's annotation pass says of an OpDecorate before it looks
+/// at the target's kind (and, for BuiltIn, the target's kind itself).
+fn decorate_problem(
+    m: &Module,
+    r: &mut Report,
+    i: usize,
+    vulkan: bool,
+    shader: bool,
+    seen: &FxHashSet<(u32, u32)>,
+) -> Option<String> {
+    let (target, dec) = (m.word(i, 0), m.word(i, 1));
+    if vulkan && matches!(dec, d::GLSLShared | d::GLSLPacked) {
+        return Some(format!(
+            "[VUID-StandaloneSpirv-GLSLShared-04669] OpDecorate decoration '{}' is not valid for the Vulkan \
+             execution environment.",
+            name(dec)
+        ));
+    }
+    let fast_math_clash = "FPFastMathMode and NoContraction cannot decorate the same target";
+    if dec == d::FPFastMathMode {
+        if seen.contains(&(target, d::NoContraction)) {
+            return Some(fast_math_clash.into());
+        }
+        let mask = if m.operands(i).len() > 2 { m.word(i, 2) } else { 0 };
+        let both = fm::AllowContract | fm::AllowReassoc;
+        if mask & fm::AllowTransform != 0 && mask & both != both {
+            return Some("AllowReassoc and AllowContract must be specified when AllowTransform is specified".into());
+        }
+    }
+    if dec == d::NoContraction && seen.contains(&(target, d::FPFastMathMode)) {
+        return Some(fast_math_clash.into());
+    }
+    if TAKES_IDS.contains(&dec) {
+        return Some("Decorations taking ID parameters may not be used with OpDecorateId".into());
+    }
+    let target_op = m.def_opcode(target)?;
+    if target_op == op::OpDecorationGroup {
+        return None;
+    }
+    if MEMBER_ONLY.contains(&dec) {
+        return Some(format!("{} can only be applied to structure members", name(dec)));
+    }
+    if dec != d::BuiltIn {
+        return None;
+    }
+    let variable = matches!(target_op, op::OpVariable | op::OpUntypedVariableKHR);
+    let constant = super::module::is_constant(target_op);
+    if !variable && !constant {
+        return Some("BuiltIns can only target variables, structure members or constants".into());
+    }
+    let what = if shader && m.operands(i).len() > 2 && m.word(i, 2) == built_in::WorkgroupSize {
+        (!constant).then_some("must be a constant for WorkgroupSize")
+    } else {
+        (!variable).then_some("must be a variable")
+    }?;
+    let t = r.id(target);
+    Some(format!("BuiltIn decoration on target <id> {t} {what}"))
+}
