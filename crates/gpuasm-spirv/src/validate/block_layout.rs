@@ -152,50 +152,76 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         return;
     }
     let d = Decorations::read(m);
+    let explicit_workgroup =
+        super::capabilities::with_implied(m).contains(&crate::grammar::capability::WorkgroupMemoryExplicitLayoutKHR);
     let mut done = FxHashSet::default();
+    // (struct, decoration, storage class, uniform-buffer rules)
     let mut checked = Vec::new();
+    let mut physical = Vec::new();
     for i in 0..m.insts.len() {
-        // Buffers are variables, except PhysicalStorageBuffer ones, whose
-        // pointer types stand for them.
-        let (class, ptr) = match m.insts[i].opcode() {
-            op::OpVariable => (m.word(i, 2), m.insts[i].result_type),
-            op::OpTypePointer if m.word(i, 1) == storage_class::PhysicalStorageBuffer => {
-                (storage_class::PhysicalStorageBuffer, m.insts[i].result_id)
+        let inst = &m.insts[i];
+        if inst.opcode() != op::OpVariable {
+            // Any value of a PhysicalStorageBuffer pointer type has its
+            // pointee laid out (spirv-val's rule; the declaration of the
+            // pointer type alone does not count).
+            let ty = inst.result_type;
+            if ty != 0
+                && m.def_opcode(ty) == Some(op::OpTypePointer)
+                && m.def_word(ty, 2) == Some(storage_class::PhysicalStorageBuffer)
+            {
+                if let Some(id) = m.def_word(ty, 3) {
+                    if m.def_opcode(id) == Some(op::OpTypeStruct) && done.insert((id, "PSB")) {
+                        physical.push(id);
+                    }
+                }
             }
-            _ => continue,
-        };
-        if !matches!(
-            class,
-            storage_class::Uniform
-                | storage_class::StorageBuffer
-                | storage_class::PushConstant
-                | storage_class::PhysicalStorageBuffer
-        ) {
             continue;
         }
+        let class = m.word(i, 2);
+        let workgroup = class == storage_class::Workgroup && explicit_workgroup;
+        if !workgroup
+            && !matches!(
+                class,
+                storage_class::Uniform
+                    | storage_class::StorageBuffer
+                    | storage_class::PushConstant
+                    | storage_class::PhysicalStorageBuffer
+            )
+        {
+            continue;
+        }
+        let ptr = inst.result_type;
         if m.def_opcode(ptr) != Some(op::OpTypePointer) {
             continue;
         }
         let Some(mut id) = m.def_word(ptr, 3) else { continue };
-        if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
+        if !workgroup && matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
             id = m.def_word(id, 2).unwrap_or(0);
         }
-        if m.def_opcode(id) != Some(op::OpTypeStruct) || !done.insert(id) {
+        if m.def_opcode(id) != Some(op::OpTypeStruct) {
             continue;
         }
-        let deco = if d.has(id, decoration::Block) {
-            "Block"
-        } else if d.has(id, decoration::BufferBlock) {
-            "BufferBlock"
+        let uniform = class == storage_class::Uniform;
+        // Which rules a decoration brings in this storage class; others
+        // (a BufferBlock StorageBuffer struct, say) are not laid out here.
+        let rules = if d.has(id, decoration::Block) {
+            Some(("Block", uniform))
+        } else if d.has(id, decoration::BufferBlock) && uniform {
+            Some(("BufferBlock", false))
         } else {
-            continue;
+            None
         };
+        let Some((deco, uniform_rules)) = rules else { continue };
         let class_name = match class {
             storage_class::Uniform => "Uniform",
             storage_class::StorageBuffer => "StorageBuffer",
             storage_class::PhysicalStorageBuffer => "PhysicalStorageBuffer",
+            storage_class::Workgroup => "Workgroup",
             _ => "PushConstant",
         };
+        if !done.insert((id, class_name)) {
+            continue;
+        }
         let missing = if missing_offset(m, &d, id, 0) {
             "Offset"
         } else if !has_required(m, &d, id, op::OpTypeArray, &|x| x == decoration::ArrayStride, 0) {
@@ -212,7 +238,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         ) {
             "RowMajor or ColMajor"
         } else {
-            checked.push((id, deco, class_name));
+            checked.push((id, deco, class_name, uniform_rules));
             continue;
         };
         r.error(
@@ -222,44 +248,44 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         );
         return;
     }
-    // Vulkan lays out every buffer; other environments (as spirv-val
-    // checks them) only PhysicalStorageBuffer ones, by the standard rules.
+    if matches!(env, crate::TargetEnv::OpenCl { .. }) || options.skip {
+        return;
+    }
+    // Vulkan lays out every buffer variable; every environment lays out
+    // what PhysicalStorageBuffer pointers point to, by the storage-buffer
+    // rules.
     let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
-    if !matches!(env, crate::TargetEnv::OpenCl { .. }) && !options.skip {
-        // Vulkan 1.1 and later relax the rules (VK_KHR_relaxed_block_layout).
-        let relaxed = options.relax || matches!(env, crate::TargetEnv::Vulkan(1..) | crate::TargetEnv::Vulkan11Spv14);
+    // Vulkan 1.1 and later relax the rules (VK_KHR_relaxed_block_layout).
+    let relaxed = options.relax || matches!(env, crate::TargetEnv::Vulkan(1..) | crate::TargetEnv::Vulkan11Spv14);
+    let variables = checked.into_iter().filter(|_| vulkan);
+    let pointees = physical.into_iter().map(|id| (id, "Block", "PhysicalStorageBuffer", false));
+    for (id, deco, class_name, uniform_rules) in variables.chain(pointees) {
+        // VK_KHR_uniform_buffer_standard_layout makes uniform blocks std430.
+        let uniform_rules = uniform_rules && !options.uniform_buffer_standard;
         // Scalar layout is the more permissive: it overrides the relaxed
         // rules where both apply, as in spirv-val.
-        let scalar = options.scalar;
-        for (id, deco, class_name) in checked {
-            if !vulkan && class_name != "PhysicalStorageBuffer" {
-                continue;
-            }
-            // Uniform blocks take the uniform-buffer (std140) rules, unless
-            // VK_KHR_uniform_buffer_standard_layout makes them std430.
-            let uniform_rules = class_name == "Uniform" && deco == "Block" && !options.uniform_buffer_standard;
-            let layout = Layout { m, d: &d, uniform_rules, relaxed: relaxed && !scalar, scalar };
-            if let Err((member, what)) = layout.check(id, 0, 0) {
-                let rules = format!(
-                    "{} {} layout rules",
-                    if scalar {
-                        "scalar"
-                    } else if relaxed {
-                        "relaxed"
-                    } else {
-                        "standard"
-                    },
-                    if uniform_rules { "uniform buffer" } else { "storage buffer" }
-                );
-                r.error(
-                    ErrorKind::Decoration,
-                    m.defs[&id],
-                    format!(
-                        "Structure id {id} decorated as {deco} for variable in {class_name} storage class must follow {rules}: member {member} {what}"
-                    ),
-                );
-                return;
-            }
+        let scalar = if class_name == "Workgroup" { options.workgroup_scalar } else { options.scalar };
+        let layout = Layout { m, d: &d, uniform_rules, relaxed: relaxed && !scalar, scalar };
+        if let Err((member, what)) = layout.check(id, 0, 0) {
+            let rules = format!(
+                "{} {} layout rules",
+                if scalar {
+                    "scalar"
+                } else if relaxed {
+                    "relaxed"
+                } else {
+                    "standard"
+                },
+                if uniform_rules { "uniform buffer" } else { "storage buffer" }
+            );
+            r.error(
+                ErrorKind::Decoration,
+                m.defs[&id],
+                format!(
+                    "Structure id {id} decorated as {deco} for variable in {class_name} storage class must follow {rules}: member {member} {what}"
+                ),
+            );
+            return;
         }
     }
 }
@@ -437,8 +463,12 @@ impl Layout<'_, '_> {
         }
         let m = self.m;
         let inner = members(m, id);
+        // A member without an Offset sorts last, as spirv-val's 0xffffffff.
         let mut order: Vec<(usize, u32)> = (0..inner.len())
-            .map(|k| (k, base.saturating_add(self.d.member_param(id, k, decoration::Offset).unwrap_or(u32::MAX))))
+            .map(|k| match self.d.member_param(id, k, decoration::Offset) {
+                Some(o) => (k, base.saturating_add(o)),
+                None => (k, u32::MAX),
+            })
             .collect();
         order.sort_by_key(|&(_, offset)| offset);
         let mut next_valid = 0u32;
@@ -448,6 +478,9 @@ impl Layout<'_, '_> {
             let alignment = self.alignment(ty, c);
             let opcode = m.def_opcode(ty);
             let size = self.size(ty, c, 0);
+            if self.d.member_param(id, k, decoration::Offset).is_none() {
+                return Err((k, "is missing an Offset decoration".into()));
+            }
             if opcode == Some(op::OpTypeRuntimeArray) && position != order.len() - 1 {
                 return Err((
                     k,

@@ -239,7 +239,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| limits::check(module, limits, r),
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
-        &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| annotations::check(module, vulkan, r),
         &|r| decorated_types::check(module, r),
         &|r| images::check_types(module, options.target_env, r),
@@ -260,6 +259,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
             }
         },
         &|r| dominance::check(module, limits, r),
+        // spirv-val lays blocks out after its per-instruction passes.
+        &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| glsl::check_models(module, r),
         &|r| small_types::check_uses(module, shader(), r),

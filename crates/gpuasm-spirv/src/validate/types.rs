@@ -613,7 +613,9 @@ fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
             let needs = match class {
                 c::StorageBuffer | c::PhysicalStorageBuffer if !decorated(decoration::Block) => "must be decorated with Block if it has storage class StorageBuffer or PhysicalStorageBuffer.",
                 c::StorageBuffer | c::PhysicalStorageBuffer => return None,
-                c::Uniform if !decorated(decoration::BufferBlock) => "must be decorated with BufferBlock if it has storage class Uniform.",
+                // Block Uniform structs may hold one too since
+                // VK_EXT_shader_uniform_buffer_unsized_array (checked at
+                // run time), as spirv-val allows.
                 c::Uniform => return None,
                 _ => return Some(format!(
                     "{vuid} For Vulkan, OpTypeStruct variables containing OpTypeRuntimeArray must have storage class of StorageBuffer, PhysicalStorageBuffer, or Uniform."
