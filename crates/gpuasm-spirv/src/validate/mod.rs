@@ -219,12 +219,12 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| modes::check(module, options.target_env, r),
         &|r| block_layout::check(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| debug_info::check(module, r),
         &|r| operands::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
-        &|r| debug_info::check(module, r),
         &|r| interfaces::check(module, r),
         &|r| {
             if vulkan {
