@@ -44,13 +44,21 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
         op::OpCooperativeMatrixReduceNV => k == 4,
         op::OpCooperativeMatrixLoadTensorNV => k > 6,
         op::OpTypeForwardPointer => k == 0,
-        // The older debug information sets may refer ahead (e.g. composite
-        // members); NonSemantic.Shader.DebugInfo needs
-        // OpExtInstWithForwardRefsKHR for that.
-        op::OpExtInst => {
-            k > 1
-                && matches!(inst.ext_set, Some(ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100"))
-        }
+        // The older debug information sets may refer ahead from a
+        // DebugFunction's Function and a DebugTypeComposite's Members (as
+        // spirv-val numbers operands, from the result type);
+        // NonSemantic.Shader.DebugInfo needs OpExtInstWithForwardRefsKHR.
+        op::OpExtInst => match inst.ext_set {
+            Some(ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100") => {
+                let members = if s.import_name == "DebugInfo" { 12 } else { 13 };
+                match s.instruction(m.word(i, 3)).map(|e| e.name) {
+                    Some("DebugFunction") => k == 13,
+                    Some("DebugTypeComposite") => k >= members,
+                    _ => false,
+                }
+            }
+            _ => false,
+        },
         _ => forward_pointers.contains(&id),
     }
 }
@@ -128,8 +136,12 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
     if def.opcode() == op::OpExtInst && non_semantic(def.ext_set) && !non_semantic_use(inst) {
         return Some("Operand {} in semantic instruction cannot be a non-semantic instruction");
     }
-    let debug =
-        matches!(class, "Debug" | "Annotation") || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
+    let ext_inst = matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
+    // Only non-semantic extended instructions may name a function type.
+    if ext_inst && def.opcode() == op::OpTypeFunction && !non_semantic(inst.ext_set) {
+        return Some("Invalid use of function type result id {}.");
+    }
+    let debug = matches!(class, "Debug" | "Annotation") || ext_inst;
     if debug {
         return None;
     }

@@ -243,6 +243,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| decorated_types::check(module, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| debug_info::check(module, r),
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
@@ -250,7 +251,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
-        &|r| debug_info::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {

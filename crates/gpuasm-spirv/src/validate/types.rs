@@ -6,7 +6,6 @@
 
 use super::module::Module;
 use super::{ErrorKind, Report};
-use crate::binary::ExtSet;
 use crate::grammar::{capability, decoration, op, storage_class, OperandKind};
 
 /// The pointee and storage class of a typed pointer type.
@@ -227,18 +226,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             if super::small_types::limited_use(m, inst.result_type) =>
         {
             r.error(ErrorKind::Capability, i, "Cannot form constants of 8- or 16-bit types");
-        }
-        op::OpExtInst => {
-            let Some(ExtSet::Known(set)) = inst.ext_set else { return };
-            let debug_info = matches!(set.import_name, "NonSemantic.Shader.DebugInfo.100" | "OpenCL.DebugInfo.100");
-            if debug_info && m.def_opcode(inst.result_type) != Some(op::OpTypeVoid) {
-                let name = set.instructions.iter().find(|e| e.opcode == m.word(i, 3)).map_or("", |e| e.name);
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    format!("{} {name}: expected result type must be a result id of OpTypeVoid", set.import_name),
-                );
-            }
         }
         _ if inst.info.class == "Relational_and_Logical"
             && inst.opcode() != op::OpSelect
