@@ -18,6 +18,7 @@ mod block_layout;
 mod builtins;
 mod capabilities;
 mod cfg;
+mod conversions;
 mod debug_info;
 mod decorated_types;
 mod decorations;
@@ -210,7 +211,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 23] = [
+    let stages: [&dyn Fn(&mut Report); 24] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -224,6 +225,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| decorated_types::check(module, r),
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| conversions::check(module, r),
         &|r| glsl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
