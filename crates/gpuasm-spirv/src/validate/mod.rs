@@ -18,6 +18,7 @@ mod block_layout;
 mod builtins;
 mod capabilities;
 mod cfg;
+mod composites;
 mod conversions;
 mod debug_info;
 mod decorated_types;
@@ -211,7 +212,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 24] = [
+    let stages: [&dyn Fn(&mut Report); 25] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -226,6 +227,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| types::check(module, vulkan, r),
         &|r| operands::check(module, r),
         &|r| conversions::check(module, r),
+        &|r| composites::check(module, r),
         &|r| glsl::check(module, r),
         &|r| image_operands::check(module, vulkan, r),
         &|r| debug_info::check(module, r),
