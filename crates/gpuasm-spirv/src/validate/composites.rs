@@ -1,6 +1,7 @@
 //! Composite instructions spirv-val checks beyond the general operand
 //! rules: dynamic vector extraction and insertion, matrix transposition,
-//! and composite extraction or insertion without an index
+//! vectors built from one constituent, and composite extraction or
+//! insertion without an index
 //! (validate_composites.cpp).
 
 use super::module::Module;
@@ -66,6 +67,9 @@ fn problem(m: &Module, i: usize) -> Option<&'static str> {
             (rows != m_cols || cols != m_rows).then_some(
                 "Expected number of columns and the column size of Matrix to be the reverse of those of Result Type",
             )
+        }
+        op::OpCompositeConstruct if m.def_opcode(rt) == Some(op::OpTypeVector) && m.operands(i).len() <= 3 => {
+            Some("Expected number of constituents to be at least 2")
         }
         op::OpCompositeExtract if m.operands(i).len() == 3 => {
             Some("Expected at least one index to OpCompositeExtract, zero found")
