@@ -1,6 +1,6 @@
 //! Arithmetic instructions whose operand rules go beyond "same type as the
 //! result": carries and extended products (a two-member structure result),
-//! matrix products, and the fused multiply-add of SPV_KHR_fma, in
+//! vector and matrix products, and the fused multiply-add of SPV_KHR_fma, in
 //! spirv-val's words and order (validate_arithmetics.cpp).
 
 use super::module::Module;
@@ -53,6 +53,18 @@ pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
                 return fail("Expected both operands to be of Result Type member type");
             }
             None
+        }
+        op::OpVectorTimesScalar => {
+            let component = m.def_word(rt, 2).unwrap_or(0);
+            if m.def_opcode(rt) != Some(op::OpTypeVector) || !is_float(m, component) {
+                return fail("Expected float vector type as Result Type");
+            }
+            if operand_type(2) != rt {
+                return fail("Expected vector operand type to be equal to Result Type");
+            }
+            (operand_type(3) != component).then(|| {
+                format!("Expected scalar operand type to be equal to the component type of the vector operand: {name}")
+            })
         }
         op::OpMatrixTimesScalar => {
             if !matrix(m, rt).is_some_and(|(_, _, _, c)| is_float(m, c)) {

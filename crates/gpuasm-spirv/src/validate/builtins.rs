@@ -10,8 +10,10 @@
 //! class checked, and every use inside a function has the execution models
 //! of the entry points that reach that function checked, as spirv-val does.
 //!
-//! Not covered: the mesh-shading interface rules, Layer/ViewportIndex and
-//! PrimitiveId (whose rules depend on capabilities and the mesh stages).
+//! Not covered: the per-primitive (MeshEXT) interface rules of Layer,
+//! ViewportIndex, PrimitiveId, CullPrimitiveEXT and PrimitiveShadingRateKHR,
+//! array sizes against OutputPrimitivesEXT, and the storage-class-per-stage
+//! rules of ClipDistance, CullDistance and TessLevel*.
 
 use super::module::{is_constant, Module};
 use super::{ErrorKind, Report};
@@ -31,6 +33,8 @@ enum Shape {
     I32Vec(u32),
     F32Vec(u32),
     I32Arr,
+    /// An array of n-component 32-bit int vectors.
+    I32VecArr(u32),
     /// A float array of the given length (0: any length).
     F32Arr(u32),
     /// A matrix of (columns, rows) 32-bit floats.
@@ -94,6 +98,8 @@ struct Rule {
     definition_only: bool,
     /// spirv-val's type message runs the name into "variable".
     glued: bool,
+    /// spirv-val's type message runs the shape into the description.
+    tight: bool,
 }
 
 const COMPUTE: &[u32] = &[em::GLCompute, em::TaskNV, em::MeshNV, em::TaskEXT, em::MeshEXT];
@@ -129,6 +135,7 @@ const fn rule(
         member_allowed: true,
         definition_only: false,
         glued: false,
+        tight: false,
     }
 }
 
@@ -151,6 +158,13 @@ use Shape::*;
 use Storage::{Input, InputOrOutput, Output};
 
 const INT: &str = "32-bit int scalar";
+
+/// The primitive indices a mesh shader writes.
+const fn mesh_indices(built_in: u32, shape: Shape, wording: &'static str, vuids: [u32; 3]) -> Rule {
+    let mut r = rule(built_in, shape, wording, vuids, Output, Models::Only(&[em::MeshEXT], "MeshEXT execution model."));
+    r.tight = true;
+    r
+}
 
 const fn viewport_layer(built_in: u32, vuids: [u32; 3], capability: u32, text: &'static str, cap_vuid: u32) -> Rule {
     let mut r = rule(built_in, I32, INT, vuids, InputOrOutput, Models::ViewportLayer(capability, text, cap_vuid));
@@ -262,6 +276,9 @@ static RULES: &[Rule] = &[
         r.glued = true;
         r
     },
+    mesh_indices(bi::PrimitivePointIndicesEXT, I32Arr, "32-bit int array", [7041, 7043, 7044]),
+    mesh_indices(bi::PrimitiveLineIndicesEXT, I32VecArr(2), "2-component 32-bit int array", [7047, 7049, 7050]),
+    mesh_indices(bi::PrimitiveTriangleIndicesEXT, I32VecArr(3), "3-component 32-bit int array", [7053, 7055, 7056]),
     rule(bi::FragCoord, F32Vec(4), "4-component 32-bit float vector", [4210, 4211, 4212], Input, FRAGMENT),
     rule(bi::FragDepth, F32, FLOAT, [4213, 4214, 4215], Output, FRAGMENT),
     rule(bi::FrontFacing, Bool, BOOL, [4229, 4230, 4231], Input, FRAGMENT),
@@ -633,10 +650,11 @@ fn type_error(m: &Module, d: Decorated, arrayed: bool) -> Option<String> {
     let problem = shape_problem(m, rule.shape, ty)?;
     let name = built_in_name(rule.built_in);
     Some(format!(
-        "{}According to the Vulkan spec BuiltIn {name}{}variable needs to be a {}. {} {problem}",
+        "{}According to the Vulkan spec BuiltIn {name}{}variable needs to be a {}.{}{} {problem}",
         vuid(rule, rule.type_vuid),
         if rule.glued { "" } else { " " },
         rule.wording,
+        if rule.tight { "" } else { " " },
         definition_desc(m, d)
     ))
 }
@@ -847,6 +865,12 @@ fn shape_problem(m: &Module, shape: Shape, ty: u32) -> Option<String> {
         I32Vec(n) => vector_check(ty, op::OpTypeInt, "an int", n),
         F32Vec(n) => vector_check(ty, op::OpTypeFloat, "a float", n),
         I32Arr => array_check(op::OpTypeInt, "int", 0),
+        I32VecArr(n) => {
+            if opcode != Some(op::OpTypeArray) {
+                return Some("is not an array.".into());
+            }
+            vector_check(m.def_word(ty, 2).unwrap_or(0), op::OpTypeInt, "an int", n)
+        }
         F32Arr(n) => array_check(op::OpTypeFloat, "float", n),
         F32Mat(cols, rows) => {
             let column = m.def_word(ty, 2).unwrap_or(0);

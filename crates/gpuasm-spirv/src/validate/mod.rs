@@ -19,6 +19,8 @@ mod builtins;
 mod capabilities;
 mod cfg;
 mod clspv_reflection;
+mod composites;
+mod conversions;
 mod debug_info;
 mod decorated_types;
 mod decorations;
@@ -248,6 +250,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| conversions::check(module, r),
+        &|r| composites::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),

@@ -328,14 +328,6 @@ impl Checker<'_, '_> {
                     );
                 }
             }
-            op::OpVectorTimesScalar => {
-                let ok = shape(m, rt).is_some_and(|r| r.base == op::OpTypeFloat && r.count > 1)
-                    && self.operand_type(2) == rt
-                    && shape(m, rt).is_some_and(|r| self.operand_type(3) == r.scalar);
-                if !ok {
-                    self.fail(rep, "Expected a float vector Result Type, a vector of that type and a scalar of its component type: VectorTimesScalar".into());
-                }
-            }
             op::OpConvertFToU | op::OpConvertFToS | op::OpConvertSToF | op::OpConvertUToF => {
                 let (out, input) = if matches!(opc, op::OpConvertFToU | op::OpConvertFToS) {
                     (op::OpTypeInt, op::OpTypeFloat)
@@ -588,7 +580,8 @@ impl Checker<'_, '_> {
                     ));
                 }
             }
-            op::OpMatrixTimesScalar
+            op::OpVectorTimesScalar
+            | op::OpMatrixTimesScalar
             | op::OpMatrixTimesMatrix
             | op::OpIAddCarry
             | op::OpISubBorrow
