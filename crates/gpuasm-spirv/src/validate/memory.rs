@@ -19,10 +19,10 @@ use rustc_hash::FxHashSet;
 
 /// Memory access operand bits (spec 3.26).
 mod access {
-    pub const ALIGNED: u32 = 0x2;
-    pub const MAKE_AVAILABLE: u32 = 0x8;
-    pub const MAKE_VISIBLE: u32 = 0x10;
-    pub const NON_PRIVATE: u32 = 0x20;
+    pub use crate::grammar::memory_access::{
+        Aligned as ALIGNED, MakePointerAvailable as MAKE_AVAILABLE, MakePointerVisible as MAKE_VISIBLE,
+        NonPrivatePointer as NON_PRIVATE,
+    };
 }
 
 struct Ctx<'a, 'm> {

@@ -31,6 +31,7 @@ mod modes;
 pub mod module;
 mod operands;
 mod small_types;
+mod storage_models;
 mod structure;
 mod types;
 mod variable_pointers;
@@ -216,7 +217,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 21] = [
+    let stages: [&dyn Fn(&mut Report); 22] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -241,6 +242,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| dominance::check(module, limits, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| small_types::check_uses(module, shader(), r),
+        &|r| storage_models::check(module, vulkan, r),
         &|r| {
             if !options.relax_logical_pointer {
                 logical_pointers::check(module, r)
