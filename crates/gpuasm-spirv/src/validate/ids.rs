@@ -57,7 +57,20 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     let class = inst.info.class;
     if inst.info.declares_type
         || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
-        || inst.opcode() == op::OpFunction
+        || matches!(
+            inst.opcode(),
+            op::OpFunction
+                | op::OpSizeOf
+                | op::OpCooperativeMatrixLengthNV
+                | op::OpCooperativeMatrixLengthKHR
+                | op::OpUntypedArrayLengthKHR
+                | op::OpAsmINTEL
+                | op::OpUntypedVariableKHR
+                | op::OpUntypedAccessChainKHR
+                | op::OpUntypedInBoundsAccessChainKHR
+                | op::OpUntypedPtrAccessChainKHR
+                | op::OpUntypedInBoundsPtrAccessChainKHR
+        )
     {
         return true;
     }
@@ -173,7 +186,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
                 }
             } else if m.is_type(id) && !type_ok(m, i, k) {
-                r.error(ErrorKind::TypeValueMismatch, i, format!("operand {k} (id {id}) cannot be a type"));
+                let name = r.id(id);
+                r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
         }
     }
