@@ -84,7 +84,20 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     }
     if inst.info.declares_type
         || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
-        || inst.opcode() == op::OpFunction
+        || matches!(
+            inst.opcode(),
+            op::OpFunction
+                | op::OpSizeOf
+                | op::OpCooperativeMatrixLengthNV
+                | op::OpCooperativeMatrixLengthKHR
+                | op::OpUntypedArrayLengthKHR
+                | op::OpAsmINTEL
+                | op::OpUntypedVariableKHR
+                | op::OpUntypedAccessChainKHR
+                | op::OpUntypedInBoundsAccessChainKHR
+                | op::OpUntypedPtrAccessChainKHR
+                | op::OpUntypedInBoundsPtrAccessChainKHR
+        )
     {
         return true;
     }

@@ -19,10 +19,10 @@ use rustc_hash::FxHashSet;
 
 /// Memory access operand bits (spec 3.26).
 mod access {
-    pub const ALIGNED: u32 = 0x2;
-    pub const MAKE_AVAILABLE: u32 = 0x8;
-    pub const MAKE_VISIBLE: u32 = 0x10;
-    pub const NON_PRIVATE: u32 = 0x20;
+    pub use crate::grammar::memory_access::{
+        Aligned as ALIGNED, MakePointerAvailable as MAKE_AVAILABLE, MakePointerVisible as MAKE_VISIBLE,
+        NonPrivatePointer as NON_PRIVATE,
+    };
 }
 
 struct Ctx<'a, 'm> {
@@ -342,6 +342,7 @@ impl Ctx<'_, '_> {
             op::OpArrayLength | op::OpUntypedArrayLengthKHR => self.array_length(r, i),
             op::OpCooperativeMatrixLengthKHR | op::OpCooperativeMatrixLengthNV => self.matrix_length(r, i),
             op::OpCooperativeMatrixLoadKHR | op::OpCooperativeMatrixStoreKHR => self.matrix_load_store(r, i),
+            op::OpCooperativeVectorLoadNV | op::OpCooperativeVectorStoreNV => self.vector_load_store(r, i),
             op::OpPtrEqual | op::OpPtrNotEqual | op::OpPtrDiff => self.ptr_comparison(i),
             _ => None,
         }
@@ -717,7 +718,7 @@ impl Ctx<'_, '_> {
         let m = self.m;
         let opcode = m.insts[i].opcode();
         let (target, source) = match opcode {
-            op::OpLoad | op::OpCooperativeMatrixLoadKHR => (m.word(i, 2), 0),
+            op::OpLoad | op::OpCooperativeMatrixLoadKHR | op::OpCooperativeVectorLoadNV => (m.word(i, 2), 0),
             op::OpCopyMemory | op::OpCopyMemorySized => (m.word(i, 0), m.word(i, 1)),
             _ => (m.word(i, 0), 0),
         };
@@ -738,8 +739,8 @@ impl Ctx<'_, '_> {
             return if physical { must_align() } else { None };
         }
         let mask = m.word(i, at);
-        let load = matches!(opcode, op::OpLoad | op::OpCooperativeMatrixLoadKHR);
-        let store = matches!(opcode, op::OpStore | op::OpCooperativeMatrixStoreKHR);
+        let load = matches!(opcode, op::OpLoad | op::OpCooperativeMatrixLoadKHR | op::OpCooperativeVectorLoadNV);
+        let store = matches!(opcode, op::OpStore | op::OpCooperativeMatrixStoreKHR | op::OpCooperativeVectorStoreNV);
         if mask & access::MAKE_AVAILABLE != 0 {
             if load {
                 return Some("MakePointerAvailableKHR cannot be used with OpLoad.".into());
@@ -1351,6 +1352,24 @@ impl Ctx<'_, '_> {
             return self.memory_access(i, access_at);
         }
         None
+    }
+
+    /// OpCooperativeVectorLoadNV / OpCooperativeVectorStoreNV: the vector
+    /// type and the memory operands (not yet: the pointer and the offset).
+    fn vector_load_store(&self, r: &mut Report, i: usize) -> Option<String> {
+        let m = self.m;
+        let load = m.insts[i].opcode() == op::OpCooperativeVectorLoadNV;
+        let vector = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 2)) };
+        if m.def_opcode(vector) != Some(op::OpTypeCooperativeVectorNV) {
+            let t = r.id(vector);
+            return Some(if load {
+                format!("spv::Op::OpCooperativeVectorLoadNV Result Type <id> {t} is not a cooperative vector type.")
+            } else {
+                format!("spv::Op::OpCooperativeVectorStoreNV Object type <id> {t} is not a cooperative vector type.")
+            });
+        }
+        let access_at = if load { 4 } else { 3 };
+        (m.operands(i).len() > access_at).then(|| self.memory_access(i, access_at)).flatten()
     }
 
     /// OpPtrEqual, OpPtrNotEqual, OpPtrDiff.

@@ -41,6 +41,7 @@ pub mod module;
 mod opencl;
 mod operands;
 mod small_types;
+mod storage_models;
 mod structure;
 mod types;
 mod variable_pointers;
@@ -268,6 +269,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| builtins::check(module, vulkan, r),
         &|r| glsl::check_models(module, r),
         &|r| small_types::check_uses(module, shader(), r),
+        &|r| storage_models::check(module, vulkan, r),
         &|r| images::check_late(module, r),
         &|r| {
             if !options.relax_logical_pointer {
