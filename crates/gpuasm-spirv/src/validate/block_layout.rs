@@ -145,7 +145,19 @@ fn has_required(m: &Module, d: &Decorations, id: u32, kind: u16, dec: &dyn Fn(u3
         .all(|&x| has_required(m, d, x, kind, dec, depth + 1))
 }
 
+/// Buffer variables' explicit layout.
 pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
+    run(m, env, r, false);
+}
+
+/// The layout of structs that PhysicalStorageBuffer pointer values point
+/// to (spirv-val checks them with the decorations, after the instruction
+/// rules: a later stage).
+pub(crate) fn check_physical(m: &Module, env: crate::TargetEnv, r: &mut Report) {
+    run(m, env, r, true);
+}
+
+fn run(m: &Module, env: crate::TargetEnv, r: &mut Report, physical_only: bool) {
     // Decoration groups are not followed: leave such modules alone rather
     // than miss a decoration they apply.
     if m.insts.iter().any(|i| i.opcode() == op::OpDecorationGroup) {
@@ -154,46 +166,70 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
     let d = Decorations::read(m);
     let mut done = FxHashSet::default();
     let mut checked = Vec::new();
+    // Structs that values of PhysicalStorageBuffer pointer types point to:
+    // spirv-val lays them out as Block (storage buffer rules), without the
+    // explicit-layout checks of variables.
+    let mut physical = Vec::new();
+    let explicit_workgroup =
+        super::capabilities::with_implied(m).contains(&crate::grammar::capability::WorkgroupMemoryExplicitLayoutKHR);
     for i in 0..m.insts.len() {
-        // Buffers are variables, except PhysicalStorageBuffer ones, whose
-        // pointer types stand for them.
-        let (class, ptr) = match m.insts[i].opcode() {
-            op::OpVariable => (m.word(i, 2), m.insts[i].result_type),
-            op::OpTypePointer if m.word(i, 1) == storage_class::PhysicalStorageBuffer => {
-                (storage_class::PhysicalStorageBuffer, m.insts[i].result_id)
+        let inst = &m.insts[i];
+        // Buffers are variables (typed, or untyped with a data type).
+        let (class, ptr) = match inst.opcode() {
+            op::OpVariable | op::OpUntypedVariableKHR if !physical_only => (m.word(i, 2), inst.result_type),
+            op::OpVariable | op::OpUntypedVariableKHR => continue,
+            _ if !physical_only => continue,
+            _ => {
+                let ty = inst.result_type;
+                if ty != 0
+                    && m.def_opcode(ty) == Some(op::OpTypePointer)
+                    && m.def_word(ty, 2) == Some(storage_class::PhysicalStorageBuffer)
+                {
+                    let pointee = m.def_word(ty, 3).unwrap_or(0);
+                    if m.def_opcode(pointee) == Some(op::OpTypeStruct) && !physical.contains(&pointee) {
+                        physical.push(pointee);
+                    }
+                }
+                continue;
             }
-            _ => continue,
         };
-        if !matches!(
-            class,
-            storage_class::Uniform
-                | storage_class::StorageBuffer
-                | storage_class::PushConstant
-                | storage_class::PhysicalStorageBuffer
-        ) {
+        // Workgroup variables are laid out too with explicit workgroup layout.
+        let workgroup = class == storage_class::Workgroup && explicit_workgroup;
+        if !workgroup
+            && !matches!(class, storage_class::Uniform | storage_class::StorageBuffer | storage_class::PushConstant)
+        {
             continue;
         }
-        if m.def_opcode(ptr) != Some(op::OpTypePointer) {
-            continue;
-        }
-        let Some(mut id) = m.def_word(ptr, 3) else { continue };
-        if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
+        let data = if inst.opcode() == op::OpUntypedVariableKHR {
+            (m.operands(i).len() > 3).then(|| m.word(i, 3))
+        } else if m.def_opcode(ptr) == Some(op::OpTypePointer) {
+            m.def_word(ptr, 3)
+        } else {
+            None
+        };
+        let Some(mut id) = data else { continue };
+        if !workgroup && matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
             id = m.def_word(id, 2).unwrap_or(0);
         }
-        if m.def_opcode(id) != Some(op::OpTypeStruct) || !done.insert(id) {
+        if m.def_opcode(id) != Some(op::OpTypeStruct) {
             continue;
         }
+        // The decoration that brings the rules: Block, or in Uniform also
+        // BufferBlock (spirv-val's blockRules and bufferRules).
         let deco = if d.has(id, decoration::Block) {
             "Block"
-        } else if d.has(id, decoration::BufferBlock) {
+        } else if class == storage_class::Uniform && d.has(id, decoration::BufferBlock) {
             "BufferBlock"
         } else {
             continue;
         };
+        if !done.insert((id, class)) {
+            continue;
+        }
         let class_name = match class {
             storage_class::Uniform => "Uniform",
             storage_class::StorageBuffer => "StorageBuffer",
-            storage_class::PhysicalStorageBuffer => "PhysicalStorageBuffer",
+            storage_class::Workgroup => "Workgroup",
             _ => "PushConstant",
         };
         let missing = if missing_offset(m, &d, id, 0) {
@@ -222,6 +258,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, r: &mut Report) {
         );
         return;
     }
+    checked.extend(physical.into_iter().map(|id| (id, "Block", "PhysicalStorageBuffer")));
     // Vulkan lays out every buffer; other environments (as spirv-val
     // checks them) only PhysicalStorageBuffer ones, by the standard rules.
     let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
@@ -399,6 +436,9 @@ impl Layout<'_, '_> {
         let mut next_valid = 0u32;
         for (position, &(k, offset)) in order.iter().enumerate() {
             let ty = inner[k];
+            if self.d.member_param(id, k, decoration::Offset).is_none() {
+                return Err((k, "is missing an Offset decoration".into()));
+            }
             let c = self.d.constraint(id, k);
             let alignment = self.base_alignment(ty, c, 0);
             let opcode = m.def_opcode(ty);

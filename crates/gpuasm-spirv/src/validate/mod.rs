@@ -207,7 +207,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: [&dyn Fn(&mut Report); 21] = [
+    let stages: [&dyn Fn(&mut Report); 22] = [
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
@@ -230,6 +230,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
             }
         },
         &|r| dominance::check(module, limits, r),
+        &|r| block_layout::check_physical(module, options.target_env, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| small_types::check_uses(module, shader(), r),
         &|r| logical_pointers::check(module, r),
