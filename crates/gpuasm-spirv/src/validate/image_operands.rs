@@ -101,8 +101,15 @@ fn level_operands(m: &Module, i: usize, mask_at: usize) -> Option<&'static str> 
     let float_scalar = |k: usize| ty(k).is_some_and(|s| s.base == op::OpTypeFloat && s.count == 1);
     let int_scalar = |k: usize| ty(k).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
     let mask = m.word(i, mask_at);
+    // SPV_AMD_shader_image_load_store_lod: Lod on image reads and writes;
+    // SPV_AMD_texture_gather_bias_lod: Bias and (float) Lod on gathers.
+    let cap = |c| m.declared_capabilities.contains(&c);
+    let read_write_lod = matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead)
+        && cap(crate::grammar::capability::ImageReadWriteLodAMD);
+    let gather_lod_bias = matches!(opcode, op::OpImageGather | op::OpImageSparseGather)
+        && cap(crate::grammar::capability::ImageGatherBiasLodAMD);
     if let Some(k) = parameter(m, i, mask_at, BIAS) {
-        if !implicit {
+        if !implicit && !gather_lod_bias {
             return Some("Image Operand Bias can only be used with ImplicitLod opcodes");
         }
         if !float_scalar(k) {
@@ -110,16 +117,17 @@ fn level_operands(m: &Module, i: usize, mask_at: usize) -> Option<&'static str> 
         }
     }
     if let Some(k) = parameter(m, i, mask_at, LOD) {
-        if !explicit && !fetch {
+        if !explicit && !fetch && !read_write_lod && !gather_lod_bias {
             return Some("Image Operand Lod can only be used with ExplicitLod opcodes and OpImageFetch");
         }
         if mask & GRAD != 0 {
             return Some("Image Operand bits Lod and Grad cannot be set at the same time");
         }
-        if explicit && !float_scalar(k) {
+        let float_lod = explicit || gather_lod_bias;
+        if float_lod && !float_scalar(k) {
             return Some("Expected Image Operand Lod to be float scalar when used with ExplicitLod");
         }
-        if !explicit && !int_scalar(k) {
+        if !float_lod && !int_scalar(k) {
             return Some("Expected Image Operand Lod to be int scalar when used with OpImageFetch");
         }
     }
