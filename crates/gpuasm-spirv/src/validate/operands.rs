@@ -231,13 +231,23 @@ impl Checker<'_, '_> {
     }
 
     /// Operand 3, a sampling coordinate, is float; false after reporting.
+    /// Kernels may sample with explicit Lod at integer coordinates.
     fn float_coordinate(&self, rep: &mut Report) -> bool {
-        if shape(self.m, self.operand_type(3)).is_some_and(|s| s.base == op::OpTypeFloat) {
+        let kernel_explicit =
+            matches!(self.m.insts[self.i].opcode(), op::OpImageSampleExplicitLod | op::OpImageSparseSampleExplicitLod)
+                && self.m.declared_capabilities.contains(&crate::grammar::capability::Kernel);
+        let base = shape(self.m, self.operand_type(3)).map(|s| s.base);
+        if base == Some(op::OpTypeFloat) || kernel_explicit && base == Some(op::OpTypeInt) {
             let sampled_image = self.operand_type(2);
             let image = self.m.def_word(sampled_image, 2).unwrap_or(0);
             return self.coordinate_size(rep, image, 3);
         }
-        self.fail(rep, "Expected Coordinate to be float scalar or vector".into());
+        let message = if kernel_explicit {
+            "Expected Coordinate to be int or float scalar or vector"
+        } else {
+            "Expected Coordinate to be float scalar or vector"
+        };
+        self.fail(rep, message.into());
         false
     }
 
