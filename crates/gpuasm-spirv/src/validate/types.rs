@@ -685,6 +685,8 @@ fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                     | c::IncomingCallableDataKHR
                     | c::ShaderRecordBufferKHR
                     | c::HitObjectAttributeNV
+                    | c::HitObjectAttributeEXT
+                    | c::TileImageEXT
             ) =>
         {
             r.error(
