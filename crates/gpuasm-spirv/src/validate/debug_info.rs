@@ -32,7 +32,8 @@ const CONSTANT: Want = Core(op::OpConstant, "OpConstant");
 /// Instruction number → name in the common debug-info numbering.
 fn debug_name(m: &Module, id: u32) -> Option<&'static str> {
     let inst = m.def(id)?;
-    if inst.opcode() != op::OpExtInst {
+    // Types that refer ahead are made with OpExtInstWithForwardRefsKHR.
+    if !matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
         return None;
     }
     let Some(ExtSet::Known(set)) = inst.ext_set else { return None };
