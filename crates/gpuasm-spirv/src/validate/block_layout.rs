@@ -160,7 +160,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
     let mut physical = Vec::new();
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
-        if inst.opcode() != op::OpVariable {
+        if !matches!(inst.opcode(), op::OpVariable | op::OpUntypedVariableKHR) {
             // Any value of a PhysicalStorageBuffer pointer type has its
             // pointee laid out (spirv-val's rule; the declaration of the
             // pointer type alone does not count).
@@ -190,11 +190,17 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         {
             continue;
         }
+        // Typed variables by their pointer type, untyped ones by their data
+        // type (if they give one).
         let ptr = inst.result_type;
-        if m.def_opcode(ptr) != Some(op::OpTypePointer) {
-            continue;
-        }
-        let Some(mut id) = m.def_word(ptr, 3) else { continue };
+        let data = if inst.opcode() == op::OpUntypedVariableKHR {
+            (m.operands(i).len() > 3).then(|| m.word(i, 3))
+        } else if m.def_opcode(ptr) == Some(op::OpTypePointer) {
+            m.def_word(ptr, 3)
+        } else {
+            None
+        };
+        let Some(mut id) = data else { continue };
         if !workgroup && matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
             id = m.def_word(id, 2).unwrap_or(0);
         }
@@ -474,6 +480,9 @@ impl Layout<'_, '_> {
         let mut next_valid = 0u32;
         for (position, &(k, offset)) in order.iter().enumerate() {
             let ty = inner[k];
+            if self.d.member_param(id, k, decoration::Offset).is_none() {
+                return Err((k, "is missing an Offset decoration".into()));
+            }
             let c = self.d.constraint(id, k);
             let alignment = self.alignment(ty, c);
             let opcode = m.def_opcode(ty);

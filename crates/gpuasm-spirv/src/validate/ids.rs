@@ -218,6 +218,25 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             continue;
         }
         let ids: Vec<(usize, u32)> = m.id_operands(i).collect();
+        // OpExtInstWithForwardRefsKHR: a non-semantic instruction that does
+        // refer ahead (spirv-val's id pass).
+        if m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR {
+            if !non_semantic(m.insts[i].ext_set) {
+                r.error(
+                    ErrorKind::ForwardReference,
+                    i,
+                    "OpExtInstWithForwardRefsKHR is only allowed with non-semantic instructions.",
+                );
+                continue;
+            }
+            if !ids.iter().any(|&(_, id)| m.defs.get(&id).is_none_or(|&d| d >= i)) {
+                r.error(
+                    ErrorKind::ForwardReference,
+                    i,
+                    "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
+                );
+            }
+        }
         for (k, id) in ids {
             let kind = m.operands(i)[k].kind;
             match m.defs.get(&id) {

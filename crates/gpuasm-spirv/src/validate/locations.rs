@@ -51,6 +51,12 @@ impl Ctx<'_> {
         let mut inputs = FxHashSet::default();
         let mut outputs = FxHashSet::default();
         let mut outputs_index1 = FxHashSet::default();
+        // Patch variables (tessellation) have locations of their own.
+        let (mut patch, mut patch_index1) = (FxHashSet::default(), FxHashSet::default());
+        let patches: FxHashSet<u32> = (0..m.insts.len())
+            .filter(|&d| m.insts[d].opcode() == op::OpDecorate && m.word(d, 1) == crate::grammar::decoration::Patch)
+            .map(|d| m.word(d, 0))
+            .collect();
         let mut seen = FxHashSet::default();
         for k in 3..m.operands(i).len() {
             let var = m.word(i, k);
@@ -60,6 +66,10 @@ impl Ctx<'_> {
             }
             let class = m.word(v, 2);
             if (class != sc::Input && class != sc::Output) || !seen.insert(var) {
+                continue;
+            }
+            if patches.contains(&var) {
+                self.variable(i, model, v, &mut patch, &mut patch_index1)?;
                 continue;
             }
             let set = if class == sc::Input { &mut inputs } else { &mut outputs };

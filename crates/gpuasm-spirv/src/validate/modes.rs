@@ -284,7 +284,42 @@ fn takes_ids(mode: u32) -> bool {
             | em::LocalSizeId
             | em::FPFastMathDefault
             | em::MaximumRegistersIdINTEL
+    ) || constant_id_modes(mode)
+}
+
+/// Modes whose id operands are all constants (spirv-val's list, with the
+/// SPV_AMDX_shader_enqueue ones).
+fn constant_id_modes(mode: u32) -> bool {
+    matches!(
+        mode,
+        em::SubgroupsPerWorkgroupId
+            | em::LocalSizeHintId
+            | em::LocalSizeId
+            | em::IsApiEntryAMDX
+            | em::MaxNodeRecursionAMDX
+            | em::MaxNumWorkgroupsAMDX
+            | em::ShaderIndexAMDX
+            | em::SharesInputWithAMDX
+            | em::StaticNumWorkgroupsAMDX
     )
+}
+
+/// spirv-val's `spvOpcodeIsConstant`: the core constants and the
+/// extensions' (strings of SPV_AMDX_shader_enqueue among them).
+fn is_constant(opcode: u16) -> bool {
+    super::module::is_constant(opcode)
+        || matches!(
+            opcode,
+            op::OpConstantFunctionPointerINTEL
+                | op::OpConstantStringAMDX
+                | op::OpSpecConstantStringAMDX
+                | op::OpGraphConstantARM
+                | op::OpAsmTargetINTEL
+                | op::OpAsmINTEL
+                | op::OpSpecConstantArchitectureINTEL
+                | op::OpSpecConstantTargetINTEL
+                | op::OpSpecConstantCapabilitiesINTEL
+        )
 }
 
 /// What is wrong with the OpExecutionMode(Id) at `i`, whose target is an
@@ -305,8 +340,8 @@ fn mode_error(
                  Operands that are id operands.",
             );
         }
-        if matches!(mode, em::SubgroupsPerWorkgroupId | em::LocalSizeHintId | em::LocalSizeId)
-            && (2..m.operands(i).len()).any(|k| !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant))
+        if constant_id_modes(mode)
+            && (2..m.operands(i).len()).any(|k| !m.def_opcode(m.word(i, k)).is_some_and(is_constant))
         {
             return Some("For OpExecutionModeId all Extra Operand ids must be constant instructions.");
         }
@@ -315,10 +350,7 @@ fn mode_error(
                 return Some(message);
             }
         }
-    } else if matches!(
-        mode,
-        em::SubgroupsPerWorkgroupId | em::LocalSizeHintId | em::LocalSizeId | em::FPFastMathDefault
-    ) {
+    } else if constant_id_modes(mode) || mode == em::FPFastMathDefault {
         return Some(
             "OpExecutionMode is only valid when the Mode operand is an execution mode that takes no Extra \
              Operands, or takes Extra Operands that are not id operands.",

@@ -209,6 +209,23 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 );
             }
         }
+        // Decorations with id parameters need OpDecorateId.
+        op::OpDecorate
+            if matches!(
+                m.word(i, 1),
+                decoration::UniformId
+                    | decoration::AlignmentId
+                    | decoration::MaxByteOffsetId
+                    | decoration::CounterBuffer
+                    | decoration::NodeMaxPayloadsAMDX
+                    | decoration::NodeSharesPayloadLimitsWithAMDX
+                    | decoration::PayloadNodeArraySizeAMDX
+                    | decoration::PayloadNodeNameAMDX
+                    | decoration::PayloadNodeBaseIndexAMDX
+            ) =>
+        {
+            r.error(ErrorKind::Decoration, i, "Decorations taking ID parameters may not be used with OpDecorateId");
+        }
         op::OpDecorate
             if m.word(i, 1) == decoration::FPRoundingMode
                 && m.declared_capabilities.contains(&capability::Shader)
