@@ -85,7 +85,17 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
         return None;
     }
     if let Some((fork, starts)) = &options.split_at {
-        return Some(Plan { fork: *fork, starts: starts.clone(), workers: starts.len(), main_reads: false });
+        // Offsets chosen by a test may fall inside a character; readers
+        // start at character boundaries.
+        let boundary = |mut at: usize| {
+            at = at.min(src.len());
+            while at > 0 && at < src.len() && (src[at] as i8) < -0x40 {
+                at -= 1;
+            }
+            at
+        };
+        let starts: Vec<usize> = starts.iter().map(|&s| boundary(s)).collect();
+        return Some(Plan { fork: boundary(*fork), workers: starts.len(), starts, main_reads: false });
     }
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_AUTO_THREADS),
@@ -511,6 +521,20 @@ mod tests {
             t += "OpReturn\nOpFunctionEnd\n";
         }
         t
+    }
+
+    #[test]
+    fn split_offsets_inside_a_character_move_back_to_its_start() {
+        // Found by the spirv_as fuzz target: a stand-in for a non-UTF-8 byte
+        // is four bytes long, and a test's split offset fell inside one.
+        let text = "OpCapability Shader\nOpSourceExtension \"\u{F00F7}\u{F00F7}\"\nOpMemoryModel Logical GLSL450\n";
+        let inside = text.find('\u{F00F7}').unwrap() + 2;
+        let options = AsmOptions { split_at: Some((inside, vec![inside + 4])), ..AsmOptions::default() };
+        let plan = plan(text.as_bytes(), &options).unwrap();
+        assert!(text.is_char_boundary(plan.fork) && plan.starts.iter().all(|&s| text.is_char_boundary(s)));
+        let one = crate::text::assemble_with_warnings(text, &AsmOptions::default()).map(|a| a.words);
+        let split = crate::text::assemble_with_warnings(text, &options).map(|a| a.words);
+        assert_eq!(format!("{split:?}"), format!("{one:?}"));
     }
 
     #[test]
