@@ -178,43 +178,24 @@ const IVEC4: &str = "4-component 32-bit int vector";
 const VEC3: &str = "3-component 32-bit float vector";
 const BOOL: &str = "bool scalar";
 
+/// ClipDistance and CullDistance: the vertex pipeline, mesh shaders and
+/// fragments (spirv-val's message names the first five).
+const CLIP_CULL_MODELS: Models = Models::Only(
+    &[
+        em::Fragment,
+        em::Vertex,
+        em::TessellationControl,
+        em::TessellationEvaluation,
+        em::Geometry,
+        em::MeshNV,
+        em::MeshEXT,
+    ],
+    "Fragment, Vertex, TessellationControl, TessellationEvaluation or Geometry execution models.",
+);
+
 static RULES: &[Rule] = &[
-    per_vertex(
-        bi::ClipDistance,
-        F32Arr(0),
-        "32-bit float array",
-        [4187, 4190, 4191],
-        Models::Only(
-            &[
-                em::Fragment,
-                em::Vertex,
-                em::TessellationControl,
-                em::TessellationEvaluation,
-                em::Geometry,
-                em::MeshNV,
-                em::MeshEXT,
-            ],
-            "Fragment, Vertex, TessellationControl, TessellationEvaluation or Geometry execution models.",
-        ),
-    ),
-    per_vertex(
-        bi::CullDistance,
-        F32Arr(0),
-        "32-bit float array",
-        [4196, 4199, 4200],
-        Models::Only(
-            &[
-                em::Fragment,
-                em::Vertex,
-                em::TessellationControl,
-                em::TessellationEvaluation,
-                em::Geometry,
-                em::MeshNV,
-                em::MeshEXT,
-            ],
-            "Fragment, Vertex, TessellationControl, TessellationEvaluation or Geometry execution models.",
-        ),
-    ),
+    per_vertex(bi::ClipDistance, F32Arr(0), "32-bit float array", [4187, 4190, 4191], CLIP_CULL_MODELS),
+    per_vertex(bi::CullDistance, F32Arr(0), "32-bit float array", [4196, 4199, 4200], CLIP_CULL_MODELS),
     per_vertex(
         bi::PointSize,
         F32,

@@ -364,19 +364,11 @@ impl Limits {
                 }
             }
         }
-        let mut reached_by: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        if !needs.is_empty() {
-            for &entry in &entries {
-                let mut seen = FxHashSet::default();
-                let mut stack = vec![entry];
-                while let Some(f) = stack.pop() {
-                    if seen.insert(f) {
-                        reached_by.entry(f).or_default().push(entry);
-                        stack.extend(calls.get(&f).into_iter().flatten().copied());
-                    }
-                }
-            }
-        }
+        let reached_by = if needs.is_empty() {
+            FxHashMap::default()
+        } else {
+            super::module::entry_points_reaching(&entries, &calls)
+        };
         Limits { needs, reached_by, models, modes }
     }
 

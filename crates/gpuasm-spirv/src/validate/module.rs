@@ -142,6 +142,23 @@ impl<'w> Module<'w> {
     }
 }
 
+/// For each function, the entry points (among `entries`) whose call tree
+/// reaches it, given each function's callees.
+pub(crate) fn entry_points_reaching(entries: &[u32], calls: &FxHashMap<u32, Vec<u32>>) -> FxHashMap<u32, Vec<u32>> {
+    let mut reached_by: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    for &entry in entries {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![entry];
+        while let Some(f) = stack.pop() {
+            if seen.insert(f) {
+                reached_by.entry(f).or_default().push(entry);
+                stack.extend(calls.get(&f).into_iter().flatten().copied());
+            }
+        }
+    }
+    reached_by
+}
+
 /// Whether an opcode makes a constant (spirv-val's `spvOpcodeIsConstant`).
 pub(crate) fn is_constant(opcode: u16) -> bool {
     matches!(

@@ -6,7 +6,7 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{execution_model as em, op, storage_class as sc, OperandKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// A storage class, the execution models that may use it, and whether
 /// only Vulkan limits it.
@@ -132,17 +132,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
         }
         list.push(m.word(i, 0));
     }
-    let mut reached_by: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    for &entry in &entries {
-        let mut seen = FxHashSet::default();
-        let mut stack = vec![entry];
-        while let Some(f) = stack.pop() {
-            if seen.insert(f) {
-                reached_by.entry(f).or_default().push(entry);
-                stack.extend(calls.get(&f).into_iter().flatten());
-            }
-        }
-    }
+    let reached_by = super::module::entry_points_reaching(&entries, &calls);
     for (i, f) in functions {
         let used = classes.get(&f).map_or(&[][..], |c| c.as_slice());
         for &entry in reached_by.get(&f).into_iter().flatten() {
