@@ -1,4 +1,4 @@
-//! Turns the vendored JSON grammars (`grammar/*.json` at the workspace root)
+//! Turns the vendored JSON grammars (`grammar/*.json` in this crate)
 //! into static Rust tables in `$OUT_DIR/tables.rs`.
 //!
 //! Everything the library knows about opcodes, operands and enumerants comes
@@ -132,7 +132,7 @@ struct Kind {
 
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let grammar_dir = manifest.join("../../grammar");
+    let grammar_dir = manifest.join("grammar");
     println!("cargo:rerun-if-changed={}", grammar_dir.display());
     println!("cargo:rerun-if-changed=build.rs");
 

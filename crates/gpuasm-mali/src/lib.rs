@@ -18,3 +18,8 @@ pub mod units;
 pub use asm::{assemble, assemble_with_warnings};
 pub use dis::{disassemble, DisOptions};
 pub use program::{decode, Instruction};
+
+/// The crate README's example, compiled (and for Mali run) as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

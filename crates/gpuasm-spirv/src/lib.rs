@@ -1,6 +1,7 @@
 //! SPIR-V for gpuasm: grammar tables, a zero-copy binary reader, a
-//! disassembler whose output matches SPIRV-Tools' `spirv-dis`, and an
-//! assembler whose output matches `spirv-as`.
+//! disassembler whose output matches SPIRV-Tools' `spirv-dis`, an
+//! assembler whose output matches `spirv-as`, and a [`validate`]or that
+//! gives `spirv-val`'s verdicts.
 //!
 //! Data flows one way: [`grammar`] tables → [`binary`] reader / [`text`]
 //! parser → [`dis`] printer / encoder.
@@ -21,3 +22,8 @@ pub mod text;
 pub mod validate;
 
 pub use target_env::TargetEnv;
+
+/// The crate README's example, compiled (and for Mali run) as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
