@@ -346,3 +346,24 @@ fn val_is_silent_on_valid_modules_and_names_the_rule_otherwise() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown target environment"));
 }
+
+/// The README's commands on `examples/`: `shader.spvasm` is spirv-dis
+/// 2025.5's listing of `shader.spv` (checked with the peer when it was
+/// made), `mali.s` the canonical text of `mali.ppbin`.
+#[test]
+fn readme_examples_give_the_files_beside_them() {
+    let examples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let run = |args: &[&str]| {
+        let out = gpuasm().args(args).current_dir(&examples).output().unwrap();
+        assert!(out.status.success(), "gpuasm {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out.stdout
+    };
+    assert_eq!(run(&["dis", "shader.spv"]), std::fs::read(examples.join("shader.spvasm")).unwrap());
+    let spv = run(&["as", "shader.spvasm", "-o", "-"]);
+    let original = std::fs::read(examples.join("shader.spv")).unwrap();
+    assert_eq!(spv.len(), original.len());
+    assert!(run(&["val", "shader.spv"]).is_empty());
+    assert_eq!(run(&["mali-pp", "dis", "mali.ppbin"]), std::fs::read(examples.join("mali.s")).unwrap());
+    let words = run(&["mali-pp", "as", "mali.s", "-o", "-"]);
+    assert_eq!(words, std::fs::read(examples.join("mali.ppbin")).unwrap());
+}
