@@ -204,6 +204,17 @@ fn nesting_depths(idom: &[Option<usize>], rpo: &[usize], roles: &Roles) -> Vec<u
     depth
 }
 
+/// Where an instruction stands, for the dominance of the ids it defines.
+#[derive(Clone, Copy)]
+enum Place {
+    /// In the module's preamble, or a function's OpFunction/OpFunctionEnd.
+    Elsewhere,
+    /// A block label or a parameter of function `f`: usable in `f` only.
+    OutsideBlocks(usize),
+    /// Inside block `b` of function `f`.
+    Block(usize, usize),
+}
+
 /// A function's control-flow graph: blocks by label, successors, immediate
 /// dominators and reverse-postorder numbers. Built once for both the CFG
 /// rules and the dominance of uses.
@@ -311,23 +322,19 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
-    // Where each block-defined id lives: (function, block); and the
-    // function of each parameter and block label, which no other function
-    // may use.
-    let mut home: FxHashMap<u32, (usize, usize)> = FxHashMap::default();
-    let mut outside_blocks: FxHashMap<u32, usize> = FxHashMap::default();
+    // Where each instruction stands, by instruction index (ids are looked
+    // up through the module's definitions, no map of their own).
+    let mut place = vec![Place::Elsewhere; m.insts.len()];
     for (f, func) in functions.iter().enumerate() {
-        for (b, (label, range)) in func.blocks.iter().enumerate() {
-            outside_blocks.insert(*label, f);
+        for (b, (_, range)) in func.blocks.iter().enumerate() {
+            place[range.start] = Place::OutsideBlocks(f);
             for i in range.clone().skip(1) {
-                if m.insts[i].result_id != 0 {
-                    home.insert(m.insts[i].result_id, (f, b));
-                }
+                place[i] = Place::Block(f, b);
             }
         }
         for i in func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start) {
             if m.insts[i].opcode() == op::OpFunctionParameter {
-                outside_blocks.insert(m.insts[i].result_id, f);
+                place[i] = Place::OutsideBlocks(f);
             }
         }
     }
@@ -342,21 +349,25 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                     continue;
                 }
                 let phi = inst.opcode() == op::OpPhi;
-                let ids: Vec<(usize, u32)> = m.id_operands(i).collect();
-                for (k, id) in ids {
-                    if let Some(&df) = outside_blocks.get(&id).filter(|&&df| df != f) {
-                        let (name, user) = (r.id(id), r.id(m.insts[func.def].result_id));
-                        let owner = r.id(m.insts[functions[df].def].result_id);
-                        r.error(
-                            ErrorKind::Dominance,
-                            functions[df].def,
-                            format!(
-                                "ID {name} used in function {user} is used outside of it's defining function {owner}"
-                            ),
-                        );
-                        return;
-                    }
-                    let Some(&(df, db)) = home.get(&id) else { continue };
+                for (k, id) in m.id_operands(i) {
+                    let Some(at) = m.def_index(id) else { continue };
+                    let (df, db) = match place[at] {
+                        Place::Elsewhere => continue,
+                        Place::OutsideBlocks(df) if df == f => continue,
+                        Place::OutsideBlocks(df) => {
+                            let (name, user) = (r.id(id), r.id(m.insts[func.def].result_id));
+                            let owner = r.id(m.insts[functions[df].def].result_id);
+                            r.error(
+                                ErrorKind::Dominance,
+                                functions[df].def,
+                                format!(
+                                    "ID {name} used in function {user} is used outside of it's defining function {owner}"
+                                ),
+                            );
+                            return;
+                        }
+                        Place::Block(df, db) => (df, db),
+                    };
                     if df != f {
                         let name = r.id(id);
                         r.error(ErrorKind::Dominance, i, format!("ID {name} is defined in another function"));

@@ -11,6 +11,55 @@ use rustc_hash::FxHashMap;
 /// One instruction, kept with the range of its operands.
 pub type Inst = StoredInstruction;
 
+/// Result id → index of its defining instruction (the last one, if an id is
+/// defined twice). Looked up for nearly every operand by every pass, so ids
+/// below the header's bound index a table when that bound is within a small
+/// multiple of the module's size (as in every module a compiler writes);
+/// other ids, and every id under a huge bound, go to a hash map.
+pub struct Defs {
+    dense: Vec<usize>,
+    sparse: FxHashMap<u32, usize>,
+}
+
+impl Defs {
+    const NONE: usize = usize::MAX;
+
+    fn new(bound: u32, words: usize) -> Defs {
+        let dense = if (bound as usize) <= 4 * words + 1024 { vec![Self::NONE; bound as usize] } else { Vec::new() };
+        Defs { dense, sparse: FxHashMap::default() }
+    }
+
+    fn insert(&mut self, id: u32, at: usize) {
+        match self.dense.get_mut(id as usize) {
+            Some(slot) => *slot = at,
+            None => {
+                self.sparse.insert(id, at);
+            }
+        }
+    }
+
+    /// Where `id` is defined.
+    pub fn get(&self, id: &u32) -> Option<&usize> {
+        match self.dense.get(*id as usize) {
+            Some(at) => (*at != Self::NONE).then_some(at),
+            None => self.sparse.get(id),
+        }
+    }
+
+    /// Whether `id` is defined.
+    pub fn contains_key(&self, id: &u32) -> bool {
+        self.get(id).is_some()
+    }
+}
+
+impl std::ops::Index<&u32> for Defs {
+    type Output = usize;
+
+    fn index(&self, id: &u32) -> &usize {
+        self.get(id).expect("an id the module defines")
+    }
+}
+
 /// A whole module.
 pub struct Module<'w> {
     pub words: &'w [u32],
@@ -18,7 +67,7 @@ pub struct Module<'w> {
     pub insts: Vec<Inst>,
     operands: Vec<ParsedOperand>,
     /// Result id → index of its defining instruction.
-    pub defs: FxHashMap<u32, usize>,
+    pub defs: Defs,
     /// The operands of every OpCapability (not the implied ones).
     pub declared_capabilities: rustc_hash::FxHashSet<u32>,
 }
@@ -30,7 +79,7 @@ impl<'w> Module<'w> {
         let header = *parser.header();
         let mut insts = Vec::new();
         let mut operands = Vec::new();
-        let mut defs = FxHashMap::default();
+        let mut defs = Defs::new(header.bound, words.len());
         while let Some(inst) = parser.next() {
             let inst = inst?;
             let start = operands.len();

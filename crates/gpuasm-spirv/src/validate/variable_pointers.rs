@@ -27,7 +27,23 @@ pub(super) struct VariablePointers<'a, 'm> {
     /// (id, decoration) for every OpDecorate.
     decorations: FxHashSet<(u32, u32)>,
     memo: FxHashMap<u32, bool>,
+    /// Some instruction makes a variable pointer at all (a pointer result of
+    /// one of the opcodes that start one); without one no rule here applies
+    /// and the tables above stay empty.
+    any_source: bool,
 }
+
+/// The opcodes whose (pointer) result is a variable pointer.
+const SOURCES: [u16; 8] = [
+    op::OpPtrAccessChain,
+    op::OpUntypedPtrAccessChainKHR,
+    op::OpUntypedInBoundsPtrAccessChainKHR,
+    op::OpLoad,
+    op::OpSelect,
+    op::OpPhi,
+    op::OpFunctionCall,
+    op::OpConstantNull,
+];
 
 const MATRIX_COLUMN: &str = "Variable pointer must not point to a column or a component of a column of a matrix";
 const BLOCK_ARRAY: &str = "Variable pointer must not point to an array of Block- or BufferBlock-decorated structs";
@@ -35,12 +51,16 @@ const MATRIX: &str = "Variable pointer must not point to an object that is or co
 
 impl<'a, 'm> VariablePointers<'a, 'm> {
     pub fn new(m: &'a Module<'m>, caps: &FxHashSet<u32>) -> Self {
+        let any_source = m.insts.iter().any(|inst| {
+            SOURCES.contains(&inst.opcode())
+                && matches!(m.def_opcode(inst.result_type), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR))
+        });
         let mut uses: FxHashMap<u32, Vec<(usize, usize)>> = FxHashMap::default();
         let mut params = FxHashMap::default();
         let mut returns: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
         let mut decorations = FxHashSet::default();
         let (mut function, mut param) = (0, 0);
-        for i in 0..m.insts.len() {
+        for i in (0..m.insts.len()).filter(|_| any_source) {
             for (k, id) in m.id_operands(i) {
                 uses.entry(id).or_default().push((i, k));
             }
@@ -65,6 +85,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             returns,
             decorations,
             memo: FxHashMap::default(),
+            any_source,
         }
     }
 
@@ -265,6 +286,9 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
 
     /// spirv-val's variable pointer rules for instruction `i`.
     pub fn problem(&mut self, i: usize) -> Option<&'static str> {
+        if !self.any_source {
+            return None;
+        }
         let m = self.m;
         let inst = &m.insts[i];
         match inst.opcode() {
