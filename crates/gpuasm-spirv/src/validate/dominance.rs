@@ -328,13 +328,12 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     for (f, func) in functions.iter().enumerate() {
         for (b, (_, range)) in func.blocks.iter().enumerate() {
             place[range.start] = Place::OutsideBlocks(f);
-            for i in range.clone().skip(1) {
-                place[i] = Place::Block(f, b);
-            }
+            place[range.start + 1..range.end].fill(Place::Block(f, b));
         }
-        for i in func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start) {
+        let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start);
+        for (at, i) in place[params.clone()].iter_mut().zip(params) {
             if m.insts[i].opcode() == op::OpFunctionParameter {
-                place[i] = Place::OutsideBlocks(f);
+                *at = Place::OutsideBlocks(f);
             }
         }
     }
