@@ -43,6 +43,7 @@ mod operands;
 mod small_types;
 mod storage_models;
 mod structure;
+mod tensors;
 mod types;
 mod variable_pointers;
 
@@ -246,6 +247,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| decorated_types::check(module, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| tensors::check_types(module, r),
         &|r| debug_info::check(module, r),
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
@@ -253,6 +255,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| operands::check(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
+        &|r| tensors::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
