@@ -21,6 +21,7 @@ mod cfg;
 mod clspv_reflection;
 mod composites;
 mod conversions;
+mod cooperative;
 mod debug_info;
 mod decorated_types;
 mod decorations;
@@ -248,6 +249,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
         &|r| tensors::check_types(module, r),
+        &|r| cooperative::check_types(module, r),
         &|r| debug_info::check(module, r),
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
@@ -256,6 +258,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| tensors::check(module, r),
+        &|r| cooperative::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
