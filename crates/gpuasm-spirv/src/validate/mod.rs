@@ -26,6 +26,7 @@ mod debug_info;
 mod decorated_types;
 mod decorations;
 mod dominance;
+mod encoded_floats;
 mod glsl;
 mod graph;
 mod ids;
@@ -258,7 +259,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| tensors::check(module, r),
-        &|r| cooperative::check(module, r),
+        &|r| cooperative::check(module, vulkan, r),
+        &|r| encoded_floats::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),

@@ -8,6 +8,8 @@
 mod arithmetic;
 mod composites;
 mod conversions;
+mod tensor_layout;
+mod tensor_memory;
 mod types;
 mod vector_ops;
 
@@ -19,9 +21,9 @@ use crate::grammar::op;
 pub(crate) use types::check as check_types;
 
 /// The instruction passes (spirv-val's memory, function, conversion,
-/// composite and arithmetic passes), each stopping at its first error.
-pub(crate) fn check(m: &Module, r: &mut Report) {
-    vector_ops::check(m, r);
+/// composite, arithmetic and tensor layout passes), each stopping at its first error.
+pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
+    vector_ops::check(m, vulkan, r);
     if r.errors.is_empty() {
         conversions::check(m, r);
     }
@@ -30,6 +32,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     }
     if r.errors.is_empty() {
         arithmetic::check(m, r);
+    }
+    if r.errors.is_empty() {
+        tensor_layout::check(m, r);
     }
 }
 

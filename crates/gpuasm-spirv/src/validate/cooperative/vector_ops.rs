@@ -182,8 +182,9 @@ fn matrix_mul(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
         .or_else(|| bias.then(|| int_operand(m, r, i, bias_offset, name, "BiasOffset", true)).flatten())
 }
 
-/// The cooperative vector memory instructions (spirv-val's memory pass).
-pub(super) fn check(m: &Module, r: &mut Report) {
+/// The cooperative vector and matrix tensor memory instructions
+/// (spirv-val's memory pass).
+pub(super) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let caps = super::super::capabilities::with_implied(m);
     let c = Ctx {
         m,
@@ -197,6 +198,9 @@ pub(super) fn check(m: &Module, r: &mut Report) {
             op::OpCooperativeVectorOuterProductAccumulateNV => outer_product(&c, r, i),
             op::OpCooperativeVectorReduceSumAccumulateNV => reduce_sum(&c, r, i),
             op::OpCooperativeVectorMatrixMulNV | op::OpCooperativeVectorMatrixMulAddNV => matrix_mul(&c, r, i),
+            op::OpCooperativeMatrixLoadTensorNV | op::OpCooperativeMatrixStoreTensorNV => {
+                super::tensor_memory::problem(m, r, i, c.logical, c.variable_pointers, vulkan)
+            }
             _ => None,
         };
         if let Some(message) = message {
