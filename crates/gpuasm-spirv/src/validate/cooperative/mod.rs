@@ -8,10 +8,10 @@
 mod arithmetic;
 mod composites;
 mod conversions;
+mod memory_ops;
 mod tensor_layout;
 mod tensor_memory;
 mod types;
-mod vector_ops;
 
 use super::module::{is_constant, Module};
 use super::tensors::component_type;
@@ -23,7 +23,7 @@ pub(crate) use types::check as check_types;
 /// The instruction passes (spirv-val's memory, function, conversion,
 /// composite, arithmetic and tensor layout passes), each stopping at its first error.
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
-    vector_ops::check(m, vulkan, r);
+    memory_ops::check(m, vulkan, r);
     if r.errors.is_empty() {
         conversions::check(m, r);
     }

@@ -1,10 +1,11 @@
-//! SPV_NV_cooperative_vector's memory instructions (validate_memory.cpp):
-//! the matrix (and bias) pointers are logical pointers into Workgroup,
-//! StorageBuffer or PhysicalStorageBuffer arrays of scalars or vectors;
-//! offsets are 32- or 64-bit integers; a matrix-vector product's M and K
-//! agree with the vectors' sizes and its interpretations, M, K, layout
-//! and transpose are constants; an outer product or sum reduction takes
-//! cooperative vectors.
+//! Memory instructions of cooperative types (validate_memory.cpp): the
+//! NV matrix loads and stores and SPV_NV_cooperative_vector's
+//! instructions take logical pointers into Workgroup, StorageBuffer or
+//! PhysicalStorageBuffer memory (of scalars or vectors; for vectors, arrays
+//! of them); offsets are 32- or 64-bit integers; a matrix-vector product's
+//! M and K agree with the vectors' sizes and its interpretations, M, K,
+//! layout and transpose are constants; an outer product or sum reduction
+//! takes cooperative vectors.
 
 use super::super::memory::returns_logical_pointer;
 use super::super::{ErrorKind, Report};
@@ -71,6 +72,47 @@ fn load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     let name = if load { "spv::Op::OpCooperativeVectorLoadNV" } else { "spv::Op::OpCooperativeVectorStoreNV" };
     let (ptr, offset) = if load { (2, 3) } else { (0, 1) };
     c.pointer(r, i, name, ptr).or_else(|| int_operand(m, r, i, offset, name, "Offset", true))
+}
+
+/// OpCooperativeMatrixLoadNV / StoreNV: an NV matrix through a pointer to
+/// scalars or vectors, an integer stride and a boolean constant column
+/// major flag (the memory operands are the memory pass's).
+fn matrix_load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
+    let m = c.m;
+    let load = m.insts[i].opcode() == op::OpCooperativeMatrixLoadNV;
+    let name = if load { "spv::Op::OpCooperativeMatrixLoadNV" } else { "spv::Op::OpCooperativeMatrixStoreNV" };
+    let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };
+    if m.def_opcode(matrix) != Some(op::OpTypeCooperativeMatrixNV) {
+        let what = if load { "Result Type" } else { "Object type" };
+        return Some(format!("{name} {what} <id> {} is not a cooperative matrix type.", r.id(matrix)));
+    }
+    let ptr = m.word(i, if load { 2 } else { 0 });
+    let Some(def) = m.def(ptr).filter(|d| !c.logical || returns_logical_pointer(d.opcode(), c.variable_pointers))
+    else {
+        return Some(format!("{name} Pointer <id> {} is not a logical pointer.", r.id(ptr)));
+    };
+    let ty = def.result_type;
+    if m.def_opcode(ty) != Some(op::OpTypePointer) {
+        return Some(format!("{name} type for pointer <id> {} is not a pointer type.", r.id(ptr)));
+    }
+    if !matches!(m.def_word(ty, 2), Some(sc::Workgroup | sc::StorageBuffer | sc::PhysicalStorageBuffer)) {
+        return Some(format!(
+            "{name} storage class for pointer type <id> {} is not Workgroup or StorageBuffer.",
+            r.id(ty)
+        ));
+    }
+    let pointee = m.def_word(ty, 3).unwrap_or(0);
+    if !scalar_or_vector(m, pointee, Kind::Int) && !scalar_or_vector(m, pointee, Kind::Float) {
+        return Some(format!("{name} Pointer <id> {}s Type must be a scalar or vector type.", r.id(ptr)));
+    }
+    let stride = m.word(i, if load { 3 } else { 2 });
+    if m.def_opcode(m.type_of(stride)) != Some(op::OpTypeInt) {
+        return Some(format!("Stride operand <id> {} must be a scalar integer type.", r.id(stride)));
+    }
+    let column_major = m.word(i, if load { 4 } else { 3 });
+    let boolean = m.def_opcode(m.type_of(column_major)) == Some(op::OpTypeBool);
+    (!boolean || !constant(m, column_major))
+        .then(|| format!("Column Major operand <id> {} must be a boolean constant instruction.", r.id(column_major)))
 }
 
 /// OpCooperativeVectorOuterProductAccumulateNV.
@@ -182,8 +224,8 @@ fn matrix_mul(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
         .or_else(|| bias.then(|| int_operand(m, r, i, bias_offset, name, "BiasOffset", true)).flatten())
 }
 
-/// The cooperative vector and matrix tensor memory instructions
-/// (spirv-val's memory pass).
+/// The memory instructions of cooperative types (spirv-val's memory
+/// pass).
 pub(super) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let caps = super::super::capabilities::with_implied(m);
     let c = Ctx {
@@ -198,6 +240,7 @@ pub(super) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             op::OpCooperativeVectorOuterProductAccumulateNV => outer_product(&c, r, i),
             op::OpCooperativeVectorReduceSumAccumulateNV => reduce_sum(&c, r, i),
             op::OpCooperativeVectorMatrixMulNV | op::OpCooperativeVectorMatrixMulAddNV => matrix_mul(&c, r, i),
+            op::OpCooperativeMatrixLoadNV | op::OpCooperativeMatrixStoreNV => matrix_load_store(&c, r, i),
             op::OpCooperativeMatrixLoadTensorNV | op::OpCooperativeMatrixStoreTensorNV => {
                 super::tensor_memory::problem(m, r, i, c.logical, c.variable_pointers, vulkan)
             }
