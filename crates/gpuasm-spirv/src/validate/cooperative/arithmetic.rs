@@ -7,17 +7,10 @@
 
 use super::super::{ErrorKind, Report};
 use super::{
-    bit_width, differ, dimension, is_cooperative, is_khr, is_kind, is_matrix, is_nv, is_vector, matrix_of, matrix_use,
-    param, scalar_or_vector, shapes_match, vector_dimensions_match, vector_of, Kind, Module,
+    bit_width, differ, dimension, is_khr, is_kind, is_matrix, is_nv, is_vector, matrix_of, matrix_use, param,
+    scalar_or_vector, shapes_match, touches_cooperative, vector_dimensions_match, vector_of, Kind, Module,
 };
 use crate::grammar::{cooperative_matrix_reduce as reduce, cooperative_matrix_use as usage, op};
-
-/// Whether the instruction's result or one of its operands is of a
-/// cooperative type.
-fn touches_cooperative(m: &Module, i: usize) -> bool {
-    is_cooperative(m, m.insts[i].result_type)
-        || m.id_operands(i).any(|(_, id)| m.def(id).is_some_and(|d| is_cooperative(m, d.result_type)))
-}
 
 struct Op<'a, 'w> {
     m: &'a Module<'w>,

@@ -1,12 +1,16 @@
 //! Composites of cooperative types (validate_composites.cpp): a matrix
 //! built from one component, a vector from scalars and vectors filling
-//! its components; and SPV_QCOM_cooperative_matrix_conversion, which packs
+//! its components, extraction and insertion reaching a component at any
+//! index; and SPV_QCOM_cooperative_matrix_conversion, which packs
 //! Subgroup matrices to and from arrays whose length fits the matrix's
 //! 256-bit rows or columns for its Use.
 
 use super::super::{ErrorKind, Report};
 use super::conversions::{int_n_or_f32_f16, length};
-use super::{component_type, constant, dimension, int32_constant, is_matrix, is_spec_constant, is_vector, Module};
+use super::{
+    component_type, constant, dimension, int32_constant, is_matrix, is_spec_constant, is_vector, touches_cooperative,
+    Module,
+};
 use crate::grammar::{cooperative_matrix_use as usage, op, scope};
 
 /// OpCompositeConstruct of a cooperative result.
@@ -39,6 +43,104 @@ fn construct_problem(m: &Module, i: usize) -> Option<&'static str> {
     int32_constant(m, m.def_word(rt, 3).unwrap_or(0))
         .is_some_and(|count| count != given)
         .then_some("Expected total number of given components to be equal to the size of Result Type vector")
+}
+
+/// The opcode name of a type, as spirv-val prints it in these messages.
+fn opcode_name(m: &Module, ty: u32) -> &'static str {
+    m.def_opcode(ty).and_then(crate::grammar::instruction).map_or("Nop", |info| info.name)
+}
+
+/// OpCompositeExtract / OpCompositeInsert where a cooperative type is
+/// involved: spirv-val's walk of the indices (a cooperative matrix or
+/// vector gives its component at any index), then the type it reaches.
+fn extract_insert_problem(m: &Module, i: usize) -> Option<String> {
+    let insert = m.insts[i].opcode() == op::OpCompositeInsert;
+    let rt = m.insts[i].result_type;
+    let first = if insert { 4 } else { 3 };
+    let n = m.operands(i).len();
+    if n <= first {
+        return None;
+    }
+    let composite = m.type_of(m.word(i, first - 1));
+    if insert && rt != composite {
+        return Some(format!(
+            "The Result Type must be the same as Composite type in OpCompositeInsert yielding Result Id {rt}."
+        ));
+    }
+    if composite == 0 {
+        return Some("Expected Composite to be an object of composite type".into());
+    }
+    let mut ty = composite;
+    for k in first..n {
+        let index = m.word(i, k);
+        let next = m.def_word(ty, 2).unwrap_or(0);
+        match m.def_opcode(ty)? {
+            op::OpTypeVector => {
+                let size = m.def_word(ty, 3).unwrap_or(0);
+                if index >= size {
+                    return Some(format!(
+                        "Vector access is out of bounds, vector size is {size}, but access index is {index}"
+                    ));
+                }
+                ty = next;
+            }
+            op::OpTypeMatrix => {
+                let cols = m.def_word(ty, 3).unwrap_or(0);
+                if index >= cols {
+                    return Some(format!(
+                        "Matrix access is out of bounds, matrix has {cols} columns, but access index is {index}"
+                    ));
+                }
+                ty = next;
+            }
+            op::OpTypeArray => {
+                let len = m.def_word(ty, 3).unwrap_or(0);
+                if !m.def_opcode(len).is_some_and(is_spec_constant) {
+                    let size = super::super::memory::constant_u64(m, len)?;
+                    if index as u64 >= size {
+                        return Some(format!(
+                            "Array access is out of bounds, array size is {size}, but access index is {index}"
+                        ));
+                    }
+                }
+                ty = next;
+            }
+            op::OpTypeStruct => {
+                let members = m.operands_len_of(ty).saturating_sub(1) as u32;
+                if index >= members {
+                    return Some(format!(
+                        "Index is out of bounds, can not find index {index} in the structure <id> '{ty}'. This \
+                         structure has {members} members. Largest valid index is {}.",
+                        members.wrapping_sub(1)
+                    ));
+                }
+                ty = m.def_word(ty, 2 + index as usize).unwrap_or(0);
+            }
+            op::OpTypeRuntimeArray
+            | op::OpTypeNodePayloadArrayAMDX
+            | op::OpTypeCooperativeVectorNV
+            | op::OpTypeCooperativeMatrixKHR
+            | op::OpTypeCooperativeMatrixNV => ty = next,
+            _ => return Some("Reached non-composite type while indexes still remain to be traversed.".into()),
+        }
+    }
+    if insert {
+        let object = m.type_of(m.word(i, 2));
+        return (object != ty).then(|| {
+            format!(
+                "The Object type ({}) does not match the type that results from indexing into the Composite ({}).",
+                opcode_name(m, object),
+                opcode_name(m, ty)
+            )
+        });
+    }
+    (rt != ty).then(|| {
+        format!(
+            "Result type ({}) does not match the type that results from indexing into the composite ({}).",
+            opcode_name(m, rt),
+            opcode_name(m, ty)
+        )
+    })
 }
 
 /// A constant operand's value as spirv-val's `GetConstantValueAs`
@@ -283,6 +385,7 @@ pub(super) fn check(m: &Module, r: &mut Report) {
             op::OpCompositeConstruct if is_matrix(m, inst.result_type) || is_vector(m, inst.result_type) => {
                 construct_problem(m, i).map(String::from)
             }
+            op::OpCompositeExtract | op::OpCompositeInsert if touches_cooperative(m, i) => extract_insert_problem(m, i),
             op::OpCompositeConstructCoopMatQCOM => construct_qcom(m, i),
             op::OpCompositeExtractCoopMatQCOM => extract_qcom(m, i),
             op::OpExtractSubArrayQCOM => extract_sub_array(m, i),

@@ -60,6 +60,13 @@ fn is_cooperative(m: &Module, ty: u32) -> bool {
     is_matrix(m, ty) || is_vector(m, ty)
 }
 
+/// Whether the instruction's result or one of its operands is of a
+/// cooperative type (the general operand rules leave those alone).
+fn touches_cooperative(m: &Module, i: usize) -> bool {
+    is_cooperative(m, m.insts[i].result_type)
+        || m.id_operands(i).any(|(_, id)| m.def(id).is_some_and(|d| is_cooperative(m, d.result_type)))
+}
+
 /// The scalar kinds spirv-val asks of a component.
 #[derive(Copy, Clone, PartialEq)]
 enum Kind {
