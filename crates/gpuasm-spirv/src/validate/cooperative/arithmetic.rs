@@ -8,7 +8,7 @@
 use super::super::{ErrorKind, Report};
 use super::{
     bit_width, differ, dimension, is_khr, is_kind, is_matrix, is_nv, is_vector, matrix_of, matrix_use, param,
-    scalar_or_vector, shapes_match, touches_cooperative, vector_dimensions_match, vector_of, Kind, Module,
+    scalar_or_vector, shapes_match, touches_special, vector_dimensions_match, vector_of, Kind, Module,
 };
 use crate::grammar::{cooperative_matrix_reduce as reduce, cooperative_matrix_use as usage, op};
 
@@ -325,7 +325,7 @@ fn problem(m: &Module, i: usize) -> Option<String> {
         op::OpCooperativeMatrixReduceNV => return o.reduce(),
         _ => {}
     }
-    if !touches_cooperative(m, i) {
+    if !touches_special(m, i) {
         return None;
     }
     match opcode {

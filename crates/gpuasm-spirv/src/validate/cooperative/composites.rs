@@ -8,7 +8,7 @@
 use super::super::{ErrorKind, Report};
 use super::conversions::{int_n_or_f32_f16, length};
 use super::{
-    component_type, constant, dimension, int32_constant, is_matrix, is_spec_constant, is_vector, touches_cooperative,
+    component_type, constant, dimension, int32_constant, is_matrix, is_spec_constant, is_vector, touches_special,
     Module,
 };
 use crate::grammar::{cooperative_matrix_use as usage, op, scope};
@@ -385,7 +385,10 @@ pub(super) fn check(m: &Module, r: &mut Report) {
             op::OpCompositeConstruct if is_matrix(m, inst.result_type) || is_vector(m, inst.result_type) => {
                 construct_problem(m, i).map(String::from)
             }
-            op::OpCompositeExtract | op::OpCompositeInsert if touches_cooperative(m, i) => extract_insert_problem(m, i),
+            op::OpCompositeConstruct if m.def_opcode(inst.result_type) == Some(op::OpTypeTensorARM) => {
+                Some("Expected Result Type to be a composite type".into())
+            }
+            op::OpCompositeExtract | op::OpCompositeInsert if touches_special(m, i) => extract_insert_problem(m, i),
             op::OpCompositeConstructCoopMatQCOM => construct_qcom(m, i),
             op::OpCompositeExtractCoopMatQCOM => extract_qcom(m, i),
             op::OpExtractSubArrayQCOM => extract_sub_array(m, i),

@@ -6,8 +6,8 @@
 
 use super::super::{ErrorKind, Report};
 use super::{
-    bit_width, component_type, is_cooperative, is_khr, is_matrix, is_spec_constant, is_vector, matrix_of, matrix_use,
-    scalar_or_vector, shapes_match, vector_dimensions_match, vector_of, Kind, Module,
+    bit_width, component_type, is_cooperative, is_khr, is_matrix, is_spec_constant, is_special, is_vector, matrix_of,
+    matrix_use, scalar_or_vector, shapes_match, vector_dimensions_match, vector_of, Kind, Module,
 };
 use crate::grammar::{cooperative_matrix_use as usage, op};
 
@@ -178,8 +178,7 @@ pub(super) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let opcode = m.insts[i].opcode();
         let touches = || {
-            is_cooperative(m, m.insts[i].result_type)
-                || m.operands(i).len() > 2 && is_cooperative(m, m.type_of(m.word(i, 2)))
+            is_special(m, m.insts[i].result_type) || m.operands(i).len() > 2 && is_special(m, m.type_of(m.word(i, 2)))
         };
         let message = match opcode {
             op::OpCooperativeMatrixConvertNV | op::OpCooperativeMatrixTransposeNV => matrix_problem(m, i),

@@ -60,11 +60,18 @@ fn is_cooperative(m: &Module, ty: u32) -> bool {
     is_matrix(m, ty) || is_vector(m, ty)
 }
 
+/// A cooperative type or a tensor: the types the general operand rules
+/// leave alone, whose arithmetic, conversions and composites are checked
+/// here (a tensor is none of spirv-val's numeric or composite kinds).
+fn is_special(m: &Module, ty: u32) -> bool {
+    is_cooperative(m, ty) || m.def_opcode(ty) == Some(op::OpTypeTensorARM)
+}
+
 /// Whether the instruction's result or one of its operands is of a
-/// cooperative type (the general operand rules leave those alone).
-fn touches_cooperative(m: &Module, i: usize) -> bool {
-    is_cooperative(m, m.insts[i].result_type)
-        || m.id_operands(i).any(|(_, id)| m.def(id).is_some_and(|d| is_cooperative(m, d.result_type)))
+/// cooperative type or a tensor.
+fn touches_special(m: &Module, i: usize) -> bool {
+    is_special(m, m.insts[i].result_type)
+        || m.id_operands(i).any(|(_, id)| m.def(id).is_some_and(|d| is_special(m, d.result_type)))
 }
 
 /// The scalar kinds spirv-val asks of a component.
