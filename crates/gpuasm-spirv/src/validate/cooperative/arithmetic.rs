@@ -7,8 +7,8 @@
 
 use super::super::{ErrorKind, Report};
 use super::{
-    bit_width, differ, dimension, is_khr, is_kind, is_matrix, is_nv, is_vector, matrix_of, matrix_use, param,
-    scalar_or_vector, shapes_match, touches_special, vector_dimensions_match, vector_of, Kind, Module,
+    bit_width, differ, dimension, is_khr, is_kind, is_matrix, is_nv, is_special, is_vector, matrix_of, matrix_use,
+    param, scalar_or_vector, shapes_match, touches_special, vector_dimensions_match, vector_of, Kind, Module,
 };
 use crate::grammar::{cooperative_matrix_reduce as reduce, cooperative_matrix_use as usage, op};
 
@@ -342,6 +342,12 @@ fn problem(m: &Module, i: usize) -> Option<String> {
         op::OpVectorTimesScalar => o.times_scalar(false),
         op::OpMatrixTimesScalar => o.times_scalar(true),
         op::OpDot => o.dot(),
+        // Not a kind OpSelect chooses between (validate_logicals.cpp).
+        op::OpSelect if is_special(m, m.insts[i].result_type) => {
+            let composites = m.header.version_parts() >= (1, 4);
+            let kind = if composites { "composite" } else { "vector" };
+            Some(format!("Expected scalar or {kind} type as Result Type: Select"))
+        }
         _ => None,
     }
 }
