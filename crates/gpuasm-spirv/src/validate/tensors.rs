@@ -1,7 +1,7 @@
 //! SPV_ARM_tensors: the tensor type (Rank and Shape constants), tensor
-//! constants built from tensors of one rank less, and OpTensorReadARM /
-//! OpTensorWriteARM / OpTensorQuerySizeARM with their Tensor Operands, in
-//! spirv-val's words and order (validate_type.cpp, validate_constants.cpp,
+//! constants built from tensors of one rank less (null only when shaped),
+//! and OpTensorReadARM / OpTensorWriteARM / OpTensorQuerySizeARM with their
+//! Tensor Operands, in spirv-val's words and order (validate_type.cpp, validate_constants.cpp,
 //! validate_tensor.cpp).
 
 use super::memory::constant_u64;
@@ -201,6 +201,13 @@ pub(crate) fn check_types(m: &Module, r: &mut Report) {
             op::OpTypeTensorARM => type_problem(m, r, i),
             op::OpConstantComposite | op::OpSpecConstantComposite if is_shaped(m, inst.result_type) => {
                 constant_problem(m, r, i)
+            }
+            // Only a shaped tensor has a null value (spirv-val's
+            // `IsTypeNullable`; its element is a scalar, always nullable).
+            op::OpConstantNull
+                if m.def_opcode(inst.result_type) == Some(op::OpTypeTensorARM) && !is_shaped(m, inst.result_type) =>
+            {
+                Some(format!("OpConstantNull Result Type <id> {} cannot have a null value.", r.id(inst.result_type)))
             }
             _ => None,
         };
