@@ -168,6 +168,7 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
                     | op::OpExecutionMode
                     | op::OpExecutionModeId
                     | op::OpFunctionCall
+                    | op::OpCooperativeMatrixLoadTensorNV
             ) || class == "Device-Side_Enqueue"
                 || operand_name.contains("Func")
                 || operand_name.contains("Invoke");

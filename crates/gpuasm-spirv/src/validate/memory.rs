@@ -154,7 +154,7 @@ fn class_name(class: u32) -> &'static str {
 
 /// Instructions that make a logical pointer without variable pointers
 /// (`spvOpcodeReturnsLogicalPointer`), and the ones variable pointers add.
-fn returns_logical_pointer(opcode: u16, variable_pointers: bool) -> bool {
+pub(super) fn returns_logical_pointer(opcode: u16, variable_pointers: bool) -> bool {
     matches!(
         opcode,
         op::OpVariable

@@ -21,10 +21,12 @@ mod cfg;
 mod clspv_reflection;
 mod composites;
 mod conversions;
+mod cooperative;
 mod debug_info;
 mod decorated_types;
 mod decorations;
 mod dominance;
+mod encoded_floats;
 mod glsl;
 mod graph;
 mod ids;
@@ -43,6 +45,7 @@ mod operands;
 mod small_types;
 mod storage_models;
 mod structure;
+mod tensors;
 mod types;
 mod variable_pointers;
 
@@ -246,6 +249,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| decorated_types::check(module, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| tensors::check_types(module, r),
+        &|r| cooperative::check_types(module, r),
         &|r| debug_info::check(module, r),
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
@@ -253,6 +258,9 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| operands::check(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
+        &|r| tensors::check(module, r),
+        &|r| cooperative::check(module, vulkan, r),
+        &|r| encoded_floats::check(module, r),
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),

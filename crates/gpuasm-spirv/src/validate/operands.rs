@@ -129,6 +129,14 @@ impl Checker<'_, '_> {
                 None if self.shader_ids_must_be_constant() => {
                     return self.fail(rep, "Scope ids must be OpConstant when Shader capability is present".into());
                 }
+                None if self.cooperative_nv_non_constant(id) => {
+                    return self.fail(
+                        rep,
+                        "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability \
+                         is present"
+                            .into(),
+                    );
+                }
                 None => {}
             }
         }
@@ -172,6 +180,15 @@ impl Checker<'_, '_> {
         caps.contains(&capability::Shader) && !caps.contains(&capability::CooperativeMatrixNV)
     }
 
+    /// With Shader and CooperativeMatrixNV, scope and memory-semantics ids
+    /// may be specialization constants but not other values.
+    fn cooperative_nv_non_constant(&self, id: u32) -> bool {
+        let caps = &self.m.declared_capabilities;
+        caps.contains(&capability::Shader)
+            && caps.contains(&capability::CooperativeMatrixNV)
+            && !self.m.def_opcode(id).is_some_and(super::module::is_constant)
+    }
+
     /// Memory-semantics operands: 32-bit integers, constant in shaders, with
     /// at most one memory-order bit.
     fn semantics(&self, rep: &mut Report) {
@@ -197,6 +214,14 @@ impl Checker<'_, '_> {
                 None if self.shader_ids_must_be_constant() => {
                     return self
                         .fail(rep, "Memory Semantics ids must be OpConstant when Shader capability is present".into());
+                }
+                None if self.cooperative_nv_non_constant(id) => {
+                    return self.fail(
+                        rep,
+                        "Memory Semantics must be a constant instruction when CooperativeMatrixNV capability is \
+                         present"
+                            .into(),
+                    );
                 }
                 _ => {}
             }

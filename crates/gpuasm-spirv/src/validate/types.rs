@@ -144,10 +144,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                         | op::OpTypeCooperativeMatrixKHR
                         | op::OpTypeCooperativeMatrixNV
                         | op::OpTypeCooperativeVectorNV
-                        | op::OpTypeTensorARM
                         | op::OpTypeRuntimeArray
                 )
-            );
+            ) || super::tensors::is_shaped(m, inst.result_type);
             if composite {
                 check_constituents(m, r, i);
             } else {
