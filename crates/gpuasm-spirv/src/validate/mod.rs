@@ -25,6 +25,7 @@ mod debug_info;
 mod decorated_types;
 mod decorations;
 mod dominance;
+mod execution_limits;
 mod glsl;
 mod graph;
 mod ids;
@@ -40,6 +41,7 @@ mod modes;
 pub mod module;
 mod opencl;
 mod operands;
+mod scopes;
 mod small_types;
 mod storage_models;
 mod structure;
@@ -251,6 +253,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| scopes::check(module, options.target_env, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| glsl::check(module, r),
@@ -267,9 +270,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| builtins::check(module, vulkan, r),
-        &|r| glsl::check_models(module, r),
+        &|r| execution_limits::check(module, options.target_env, r),
         &|r| small_types::check_uses(module, shader(), r),
-        &|r| storage_models::check(module, vulkan, r),
         &|r| images::check_late(module, r),
         &|r| {
             if !options.relax_logical_pointer {

@@ -1,0 +1,304 @@
+//! Execution and memory scopes (spirv-val's `ValidateExecutionScope` and
+//! `ValidateMemoryScope`) of barriers, atomics, non-uniform group
+//! operations and memory accesses: what each scope value needs (capabilities,
+//! the Vulkan environment's scope lists) and, in Vulkan, the execution
+//! models a Workgroup, ShaderCallKHR or non-Subgroup barrier scope limits
+//! its function to. The type and constancy of every scope operand are
+//! checked with the other operands.
+
+use super::execution_limits::{Context, Limitation, Models};
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::grammar::{capability as cap, execution_model as em, memory_model, op, scope, OperandKind};
+use crate::TargetEnv;
+use rustc_hash::FxHashSet;
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Kind {
+    Execution,
+    Memory,
+}
+
+/// The atomic instructions spirv-val's atomics pass validates.
+const ATOMICS: &[u16] = &[
+    op::OpAtomicLoad,
+    op::OpAtomicStore,
+    op::OpAtomicExchange,
+    op::OpAtomicCompareExchange,
+    op::OpAtomicCompareExchangeWeak,
+    op::OpAtomicIIncrement,
+    op::OpAtomicIDecrement,
+    op::OpAtomicIAdd,
+    op::OpAtomicISub,
+    op::OpAtomicSMin,
+    op::OpAtomicUMin,
+    op::OpAtomicSMax,
+    op::OpAtomicUMax,
+    op::OpAtomicAnd,
+    op::OpAtomicOr,
+    op::OpAtomicXor,
+    op::OpAtomicFAddEXT,
+    op::OpAtomicFMinEXT,
+    op::OpAtomicFMaxEXT,
+    op::OpAtomicFlagTestAndSet,
+    op::OpAtomicFlagClear,
+];
+
+/// spirv-val's `spvOpcodeIsNonUniformGroupOperation`.
+fn non_uniform(opcode: u16) -> bool {
+    (op::OpGroupNonUniformElect..=op::OpGroupNonUniformQuadSwap).contains(&opcode)
+        || matches!(
+            opcode,
+            op::OpGroupNonUniformRotateKHR | op::OpGroupNonUniformQuadAllKHR | op::OpGroupNonUniformQuadAnyKHR
+        )
+}
+
+/// The scope operands (operand index, kind) spirv-val validates as
+/// execution or memory scopes, memory accesses' aside.
+fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
+    let opcode = m.insts[i].opcode();
+    match opcode {
+        op::OpControlBarrier => vec![(0, Kind::Execution), (1, Kind::Memory)],
+        op::OpMemoryBarrier => vec![(0, Kind::Memory)],
+        op::OpMemoryNamedBarrier => vec![(1, Kind::Memory)],
+        _ if ATOMICS.contains(&opcode) => {
+            let k = m.operands(i).iter().position(|o| o.kind == OperandKind::IdScope);
+            k.map(|k| (k, Kind::Memory)).into_iter().collect()
+        }
+        op::OpGroupNonUniformQuadAllKHR | op::OpGroupNonUniformQuadAnyKHR => vec![],
+        _ if non_uniform(opcode) => vec![(2, Kind::Execution)],
+        _ => vec![],
+    }
+}
+
+/// The memory scopes of memory access and image operands
+/// (MakePointerAvailable/Visible, MakeTexelAvailable/Visible).
+fn access_scopes<'a>(m: &'a Module, i: usize) -> impl Iterator<Item = usize> + 'a {
+    let opcode = m.insts[i].opcode();
+    let access = matches!(opcode, op::OpLoad | op::OpStore | op::OpCopyMemory | op::OpCopyMemorySized)
+        || m.insts[i].info.name.starts_with("OpImage");
+    m.operands(i).iter().enumerate().filter(move |(_, o)| access && o.kind == OperandKind::IdScope).map(|(k, _)| k)
+}
+
+/// The value of a 32-bit integer constant scope (spirv-val's
+/// `EvalInt32IfConst`: OpConstant or OpConstantNull of a 32-bit int).
+fn constant(m: &Module, id: u32) -> Option<u32> {
+    let ty = m.type_of(id);
+    let int32 = m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32);
+    match m.def_opcode(id)? {
+        op::OpConstant if int32 => m.def_word(id, 3),
+        op::OpConstantNull if int32 => Some(0),
+        _ => None,
+    }
+}
+
+fn vulkan(env: TargetEnv) -> bool {
+    matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
+}
+
+fn vuid(env: TargetEnv, name: &str) -> String {
+    if vulkan(env) {
+        format!("[VUID-StandaloneSpirv-{name}] ")
+    } else {
+        String::new()
+    }
+}
+
+/// The rules of a constant execution scope `value` on instruction `i`.
+fn execution_scope(m: &Module, env: TargetEnv, i: usize, value: u32) -> Option<String> {
+    let opcode = m.insts[i].opcode();
+    let name = &m.insts[i].info.name[2..];
+    let group = non_uniform(opcode);
+    if vulkan(env) {
+        if env != TargetEnv::Vulkan(0) && group && value != scope::Subgroup {
+            return Some(format!(
+                "{}{name}: in Vulkan environment Execution scope is limited to Subgroup",
+                vuid(env, "None-04642")
+            ));
+        }
+        if value != scope::Workgroup && value != scope::Subgroup {
+            return Some(format!(
+                "{}{name}: in Vulkan environment Execution Scope is limited to Workgroup and Subgroup",
+                vuid(env, "None-04636")
+            ));
+        }
+    }
+    (group && value != scope::Subgroup && value != scope::Workgroup)
+        .then(|| format!("{name}: Execution scope is limited to Subgroup or Workgroup"))
+}
+
+/// The rules of a constant memory scope `value` on instruction `i`.
+fn memory_scope_value(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usize, value: u32) -> Option<String> {
+    let name = &m.insts[i].info.name[2..];
+    let vulkan_memory_model = caps.contains(&cap::VulkanMemoryModel);
+    if value == scope::QueueFamily {
+        return (!vulkan_memory_model)
+            .then(|| format!("{name}: Memory Scope QueueFamilyKHR requires capability VulkanMemoryModelKHR"));
+    }
+    if value == scope::Device && vulkan_memory_model && !caps.contains(&cap::VulkanMemoryModelDeviceScope) {
+        return Some(
+            "Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR capability"
+                .into(),
+        );
+    }
+    if vulkan(env) {
+        if !matches!(
+            value,
+            scope::Device | scope::Workgroup | scope::Subgroup | scope::Invocation | scope::ShaderCallKHR
+        ) {
+            return Some(format!(
+                "{}{name}: in Vulkan environment Memory Scope is limited to Device, QueueFamily, Workgroup, \
+                 ShaderCallKHR, Subgroup, or Invocation",
+                vuid(env, "None-04638")
+            ));
+        }
+        if env == TargetEnv::Vulkan(0)
+            && value == scope::Subgroup
+            && !caps.contains(&cap::SubgroupBallotKHR)
+            && !caps.contains(&cap::SubgroupVoteKHR)
+        {
+            return Some(format!(
+                "{}{name}: in Vulkan 1.0 environment Memory Scope is can not be Subgroup without SubgroupBallotKHR \
+                 or SubgroupVoteKHR declared",
+                vuid(env, "SubgroupVoteKHR-07951")
+            ));
+        }
+    }
+    None
+}
+
+/// The value rules of memory scope `id` of instruction `i` (its type and
+/// constancy checked elsewhere), for the memory access checks.
+pub(crate) fn memory_scope(m: &Module, env: TargetEnv, i: usize, id: u32) -> Option<String> {
+    let value = constant(m, id)?;
+    OperandKind::Scope.enumerant(value)?;
+    memory_scope_value(m, env, &super::capabilities::with_implied(m), i, value)
+}
+
+/// Reports the first scope rule each barrier, atomic and non-uniform group
+/// operation breaks.
+pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
+    let mut caps = None;
+    for i in 0..m.insts.len() {
+        for (k, kind) in scope_operands(m, i) {
+            if k >= m.operands(i).len() {
+                continue;
+            }
+            let Some(value) = constant(m, m.word(i, k)) else { continue };
+            if OperandKind::Scope.enumerant(value).is_none() {
+                continue;
+            }
+            let message = match kind {
+                Kind::Execution => execution_scope(m, env, i, value),
+                Kind::Memory => {
+                    let caps = caps.get_or_insert_with(|| super::capabilities::with_implied(m));
+                    memory_scope_value(m, env, caps, i, value)
+                }
+            };
+            if let Some(message) = message {
+                r.error(ErrorKind::OperandType, i, message);
+                if r.full() {
+                    return;
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// Stages that have no Subgroup barrier scope in Vulkan.
+const NO_WORKGROUP_BARRIER: &[u32] = &[
+    em::Fragment,
+    em::Vertex,
+    em::Geometry,
+    em::TessellationEvaluation,
+    em::RayGenerationKHR,
+    em::IntersectionKHR,
+    em::AnyHitKHR,
+    em::ClosestHitKHR,
+    em::MissKHR,
+];
+
+/// The stages with workgroups (and tessellation control).
+const WORKGROUP_STAGES: &[u32] =
+    &[em::TaskNV, em::MeshNV, em::TaskEXT, em::MeshEXT, em::TessellationControl, em::GLCompute];
+
+const RAY_STAGES: &[u32] =
+    &[em::RayGenerationKHR, em::IntersectionKHR, em::AnyHitKHR, em::ClosestHitKHR, em::MissKHR, em::CallableKHR];
+
+/// In Vulkan, what a constant scope limits its function to.
+pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
+    if !cx.vulkan {
+        return;
+    }
+    let m = cx.m;
+    let opcode = m.insts[i].opcode();
+    let scopes = scope_operands(m, i).into_iter().chain(access_scopes(m, i).map(|k| (k, Kind::Memory)));
+    for (k, kind) in scopes {
+        if k >= m.operands(i).len() {
+            continue;
+        }
+        let Some(value) = constant(m, m.word(i, k)) else { continue };
+        match kind {
+            Kind::Execution => {
+                if opcode == op::OpControlBarrier && value != scope::Subgroup {
+                    out.push(Limitation::Model(
+                        Models::Not(NO_WORKGROUP_BARRIER),
+                        format!(
+                            "{}in Vulkan environment, OpControlBarrier execution scope must be Subgroup for \
+                             Fragment, Vertex, Geometry, TessellationEvaluation, RayGeneration, Intersection, \
+                             AnyHit, ClosestHit, and Miss execution models",
+                            cx.vuid("OpControlBarrier-04682")
+                        ),
+                    ));
+                }
+                if value == scope::Workgroup {
+                    out.push(Limitation::Model(
+                        Models::Only(WORKGROUP_STAGES),
+                        format!(
+                            "{}in Vulkan environment, Workgroup execution scope is only for TaskNV, MeshNV, \
+                             TaskEXT, MeshEXT, TessellationControl, and GLCompute execution models",
+                            cx.vuid("None-04637")
+                        ),
+                    ));
+                }
+            }
+            Kind::Memory => {
+                if value == scope::ShaderCallKHR {
+                    out.push(Limitation::Model(
+                        Models::Only(RAY_STAGES),
+                        format!(
+                            "{}ShaderCallKHR Memory Scope requires a ray tracing execution model",
+                            cx.vuid("None-04640")
+                        ),
+                    ));
+                }
+                if value == scope::Workgroup {
+                    out.push(Limitation::Model(
+                        Models::Only(WORKGROUP_STAGES),
+                        format!(
+                            "{}Workgroup Memory Scope is limited to MeshNV, TaskNV, MeshEXT, TaskEXT, \
+                             TessellationControl, and GLCompute execution model",
+                            cx.vuid("None-07321")
+                        ),
+                    ));
+                    let glsl450 = m
+                        .insts
+                        .iter()
+                        .position(|x| x.opcode() == op::OpMemoryModel)
+                        .is_some_and(|x| m.word(x, 1) == memory_model::GLSL450);
+                    if glsl450 {
+                        out.push(Limitation::Model(
+                            Models::Not(&[em::TessellationControl]),
+                            format!(
+                                "{}Workgroup Memory Scope can't be used with TessellationControl using GLSL450 \
+                                 Memory Model",
+                                cx.vuid("ExecutionModel-07320")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
