@@ -37,12 +37,14 @@ mod limits;
 mod locations;
 mod logical_pointers;
 mod memory;
+mod memory_semantics;
 mod modes;
 pub mod module;
 mod opencl;
 mod operands;
 mod scopes;
 mod small_types;
+mod stage_ops;
 mod storage_models;
 mod structure;
 mod types;
@@ -254,6 +256,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
         &|r| scopes::check(module, options.target_env, r),
+        &|r| stage_ops::check(module, options.target_env, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| glsl::check(module, r),

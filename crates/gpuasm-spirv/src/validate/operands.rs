@@ -172,64 +172,6 @@ impl Checker<'_, '_> {
         caps.contains(&capability::Shader) && !caps.contains(&capability::CooperativeMatrixNV)
     }
 
-    /// Memory-semantics operands: 32-bit integers, constant in shaders, with
-    /// at most one memory-order bit.
-    fn semantics(&self, rep: &mut Report) {
-        let m = self.m;
-        if m.insts[self.i].info.class == "Type-Declaration" {
-            return;
-        }
-        for id in self.defined_operands(OperandKind::IdMemorySemantics) {
-            if !is_int32(m, m.type_of(id)) {
-                return self.fail(rep, format!("{}: expected Memory Semantics to be a 32-bit int", self.name()));
-            }
-            match int32_constant(m, id) {
-                // Acquire, Release, AcquireRelease, SequentiallyConsistent.
-                Some(v) if (v & 0x1e).count_ones() > 1 => {
-                    return self.fail(
-                        rep,
-                        format!(
-                            "{}: Memory Semantics must have at most one non-relaxed memory order bit set",
-                            self.name()
-                        ),
-                    );
-                }
-                None if self.shader_ids_must_be_constant() => {
-                    return self
-                        .fail(rep, "Memory Semantics ids must be OpConstant when Shader capability is present".into());
-                }
-                _ => {}
-            }
-        }
-        // A failed compare-exchange only reads: its order is no release and
-        // no stronger than the order on success.
-        let opc = m.insts[self.i].opcode();
-        if matches!(opc, op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak) && m.operands(self.i).len() > 5
-        {
-            let (Some(equal), Some(unequal)) =
-                (int32_constant(m, m.word(self.i, 4)), int32_constant(m, m.word(self.i, 5)))
-            else {
-                return;
-            };
-            // Acquire 0x2, Release 0x4, AcquireRelease 0x8, SequentiallyConsistent 0x10.
-            let name = self.name();
-            if unequal & 0xc != 0 {
-                self.fail(
-                    rep,
-                    format!("{name} Unequal Memory Semantics must not use Release or AcquireRelease memory order"),
-                );
-            } else if (unequal & 0x10 != 0 && equal & 0x10 == 0) || (unequal & 0x2 != 0 && equal & 0x1e == 0) {
-                self.fail(
-                    rep,
-                    format!(
-                        "{name} Unequal Memory Semantics must not use a stronger memory order than the corresponding \
-                         Equal Memory Semantics"
-                    ),
-                );
-            }
-        }
-    }
-
     fn scalar_operand(&self, k: usize, base: u16) -> bool {
         shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
     }
@@ -260,7 +202,6 @@ impl Checker<'_, '_> {
         }
         let name = self.name();
         self.scopes(rep);
-        self.semantics(rep);
         match opc {
             op::OpFAdd
             | op::OpFSub

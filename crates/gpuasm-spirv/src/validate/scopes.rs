@@ -20,7 +20,7 @@ enum Kind {
 }
 
 /// The atomic instructions spirv-val's atomics pass validates.
-const ATOMICS: &[u16] = &[
+pub(crate) const ATOMICS: &[u16] = &[
     op::OpAtomicLoad,
     op::OpAtomicStore,
     op::OpAtomicExchange,
@@ -175,32 +175,47 @@ pub(crate) fn memory_scope(m: &Module, env: TargetEnv, i: usize, id: u32) -> Opt
     memory_scope_value(m, env, &super::capabilities::with_implied(m), i, value)
 }
 
-/// Reports the first scope rule each barrier, atomic and non-uniform group
-/// operation breaks.
+/// The memory semantics operands of barriers and atomics, each with the
+/// operand index of its memory scope.
+fn semantics_operands(m: &Module, i: usize) -> Vec<(usize, usize)> {
+    let opcode = m.insts[i].opcode();
+    match opcode {
+        op::OpControlBarrier | op::OpMemoryNamedBarrier => vec![(2, 1)],
+        op::OpMemoryBarrier => vec![(1, 0)],
+        _ if ATOMICS.contains(&opcode) => {
+            let ops = m.operands(i);
+            let Some(scope) = ops.iter().position(|o| o.kind == OperandKind::IdScope) else { return vec![] };
+            (0..ops.len()).filter(|&k| ops[k].kind == OperandKind::IdMemorySemantics).map(|k| (k, scope)).collect()
+        }
+        _ => vec![],
+    }
+}
+
+/// Reports the first scope or memory semantics rule each barrier, atomic
+/// and non-uniform group operation breaks.
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
-    let mut caps = None;
+    let caps = super::capabilities::with_implied(m);
+    let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps: &caps };
     for i in 0..m.insts.len() {
-        for (k, kind) in scope_operands(m, i) {
-            if k >= m.operands(i).len() {
-                continue;
-            }
-            let Some(value) = constant(m, m.word(i, k)) else { continue };
-            if OperandKind::Scope.enumerant(value).is_none() {
-                continue;
-            }
-            let message = match kind {
+        let len = m.operands(i).len();
+        let scope_problem = scope_operands(m, i).into_iter().filter(|&(k, _)| k < len).find_map(|(k, kind)| {
+            let value = constant(m, m.word(i, k))?;
+            OperandKind::Scope.enumerant(value)?;
+            match kind {
                 Kind::Execution => execution_scope(m, env, i, value),
-                Kind::Memory => {
-                    let caps = caps.get_or_insert_with(|| super::capabilities::with_implied(m));
-                    memory_scope_value(m, env, caps, i, value)
-                }
-            };
-            if let Some(message) = message {
-                r.error(ErrorKind::OperandType, i, message);
-                if r.full() {
-                    return;
-                }
-                break;
+                Kind::Memory => memory_scope_value(m, env, &caps, i, value),
+            }
+        });
+        let problem = scope_problem.or_else(|| {
+            semantics_operands(m, i)
+                .into_iter()
+                .filter(|&(k, scope)| k < len && scope < len)
+                .find_map(|(k, scope)| semantics.problem(i, k, m.word(i, scope)))
+        });
+        if let Some(message) = problem {
+            r.error(ErrorKind::OperandType, i, message);
+            if r.full() {
+                return;
             }
         }
     }
