@@ -14,6 +14,7 @@
 
 mod annotations;
 mod arithmetics;
+mod atomics;
 mod block_layout;
 mod builtins;
 mod capabilities;
@@ -255,6 +256,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| atomics::check(module, options.target_env, r),
         &|r| scopes::check(module, options.target_env, r),
         &|r| stage_ops::check(module, options.target_env, r),
         &|r| conversions::check(module, r),

@@ -323,70 +323,6 @@ impl Checker<'_, '_> {
             op::OpCopyObject if self.operand_type(2) != rt => {
                 self.fail(rep, "Expected Result Type and Operand type to be the same".into());
             }
-            op::OpAtomicFAddEXT | op::OpAtomicFMinEXT | op::OpAtomicFMaxEXT => {
-                let Some(result) = shape(m, rt).filter(|s| s.base == op::OpTypeFloat) else {
-                    return self.fail(rep, format!("{name}: expected Result Type to be float scalar type"));
-                };
-                // Vectors of halves come with their own capability: not checked.
-                if result.count != 1 {
-                    return;
-                }
-                use crate::grammar::capability as cap;
-                let add = opc == op::OpAtomicFAddEXT;
-                let needed = match (result.width, add) {
-                    (16, true) => (cap::AtomicFloat16AddEXT, "AtomicFloat16AddEXT"),
-                    (32, true) => (cap::AtomicFloat32AddEXT, "AtomicFloat32AddEXT"),
-                    (64, true) => (cap::AtomicFloat64AddEXT, "AtomicFloat64AddEXT"),
-                    (16, false) => (cap::AtomicFloat16MinMaxEXT, "AtomicFloat16MinMaxEXT"),
-                    (32, false) => (cap::AtomicFloat32MinMaxEXT, "AtomicFloat32MinMaxEXT"),
-                    (64, false) => (cap::AtomicFloat64MinMaxEXT, "AtomicFloat64MinMaxEXT"),
-                    _ => return,
-                };
-                if !self.caps.contains(&needed.0) {
-                    let what = if add { "add" } else { "min/max" };
-                    return self.fail(rep, format!("{name}: float {what} atomics require the {} capability", needed.1));
-                }
-                self.atomic_operands(rep, Some(5), None);
-            }
-            op::OpAtomicExchange => {
-                if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) {
-                    return self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
-                }
-                if self.int64_atomic_without_capability(rt) {
-                    return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-                }
-                self.atomic_operands(rep, Some(5), None);
-            }
-            op::OpAtomicStore if self.int64_atomic_without_capability(self.operand_type(3)) => {
-                self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-            }
-            op::OpAtomicIIncrement
-            | op::OpAtomicIDecrement
-            | op::OpAtomicIAdd
-            | op::OpAtomicISub
-            | op::OpAtomicSMin
-            | op::OpAtomicUMin
-            | op::OpAtomicSMax
-            | op::OpAtomicUMax
-            | op::OpAtomicAnd
-            | op::OpAtomicOr
-            | op::OpAtomicXor
-            | op::OpAtomicCompareExchange
-            | op::OpAtomicCompareExchangeWeak => {
-                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) {
-                    return self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
-                }
-                if self.int64_atomic_without_capability(rt) {
-                    return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-                }
-                // Value (and Comparator) follow the scope and the semantics.
-                let (value, comparator) = match opc {
-                    op::OpAtomicIIncrement | op::OpAtomicIDecrement => (None, None),
-                    op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak => (Some(6), Some(7)),
-                    _ => (Some(5), None),
-                };
-                self.atomic_operands(rep, value, comparator);
-            }
             op::OpCompositeInsert => {
                 let composite = self.operand_type(3);
                 if composite != rt {
@@ -634,37 +570,6 @@ impl Checker<'_, '_> {
             {
                 return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
             }
-        }
-    }
-
-    /// Whether `ty` is a 64-bit integer and Int64Atomics is not declared.
-    fn int64_atomic_without_capability(&self, ty: u32) -> bool {
-        shape(self.m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
-            && !self.m.declared_capabilities.contains(&capability::Int64Atomics)
-    }
-
-    /// An atomic's Pointer, then its Value and Comparator operands (at
-    /// those indexes), against its Result Type, in spirv-val's words.
-    fn atomic_operands(&self, rep: &mut Report, value: Option<usize>, comparator: Option<usize>) {
-        let m = self.m;
-        let name = self.name();
-        let rt = m.insts[self.i].result_type;
-        let pointer = self.operand_type(2);
-        match m.def_opcode(pointer) {
-            Some(op::OpTypePointer) => {
-                if m.def_word(pointer, 3) != Some(rt) {
-                    return self.fail(rep, format!("{name}: expected Pointer to point to a value of type Result Type"));
-                }
-            }
-            // Untyped pointers carry no pointee to compare.
-            Some(op::OpTypeUntypedPointerKHR) => {}
-            _ => return self.fail(rep, format!("{name}: expected Pointer to be a pointer type")),
-        }
-        let operands = m.operands(self.i).len();
-        if value.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
-            self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
-        } else if comparator.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
-            self.fail(rep, format!("{name}: expected Comparator to be of type Result Type"));
         }
     }
 

@@ -170,9 +170,20 @@ fn memory_scope_value(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usiz
 /// The value rules of memory scope `id` of instruction `i` (its type and
 /// constancy checked elsewhere), for the memory access checks.
 pub(crate) fn memory_scope(m: &Module, env: TargetEnv, i: usize, id: u32) -> Option<String> {
+    memory_scope_rules(m, env, &super::capabilities::with_implied(m), i, id)
+}
+
+/// As [`memory_scope`], given the declared and implied capabilities.
+pub(crate) fn memory_scope_rules(
+    m: &Module,
+    env: TargetEnv,
+    caps: &FxHashSet<u32>,
+    i: usize,
+    id: u32,
+) -> Option<String> {
     let value = constant(m, id)?;
     OperandKind::Scope.enumerant(value)?;
-    memory_scope_value(m, env, &super::capabilities::with_implied(m), i, value)
+    memory_scope_value(m, env, caps, i, value)
 }
 
 /// The memory semantics operands of barriers and atomics, each with the
@@ -191,12 +202,16 @@ fn semantics_operands(m: &Module, i: usize) -> Vec<(usize, usize)> {
     }
 }
 
-/// Reports the first scope or memory semantics rule each barrier, atomic
-/// and non-uniform group operation breaks.
+/// Reports the first scope or memory semantics rule each barrier and
+/// non-uniform group operation breaks (atomics check theirs in order with
+/// their other rules).
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
     let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps: &caps };
     for i in 0..m.insts.len() {
+        if ATOMICS.contains(&m.insts[i].opcode()) {
+            continue;
+        }
         let len = m.operands(i).len();
         let scope_problem = scope_operands(m, i).into_iter().filter(|&(k, _)| k < len).find_map(|(k, kind)| {
             let value = constant(m, m.word(i, k))?;
