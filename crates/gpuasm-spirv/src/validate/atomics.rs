@@ -125,7 +125,7 @@ impl Checker<'_, '_> {
         let result_problem = match returns {
             Returns::Float if !half_vector && !float => Some("float scalar type"),
             Returns::Int if !int => Some("integer scalar type"),
-            Returns::IntOrFloat if !float && !(opcode == op::OpAtomicExchange && half_vector) && !int => {
+            Returns::IntOrFloat if !(float || int || (opcode == op::OpAtomicExchange && half_vector)) => {
                 Some("integer or float scalar type")
             }
             Returns::Bool if !self.scalar(rt, op::OpTypeBool) => Some("bool scalar type"),
