@@ -50,6 +50,7 @@ mod storage_models;
 mod structure;
 mod types;
 mod variable_pointers;
+mod workgroup_size;
 
 use crate::binary::BinaryError;
 use crate::dis;
