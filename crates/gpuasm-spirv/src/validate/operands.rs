@@ -116,6 +116,10 @@ impl Checker<'_, '_> {
         if info.name.ends_with("NonUniformAMD") || info.class == "Type-Declaration" {
             return;
         }
+        // Barriers, atomics and group operations check theirs in order.
+        if super::scopes::checks_scopes_of(m, self.i) {
+            return;
+        }
         for id in self.defined_operands(OperandKind::IdScope) {
             if !is_int32(m, m.type_of(id)) {
                 return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));

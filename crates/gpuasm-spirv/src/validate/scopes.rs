@@ -3,8 +3,7 @@
 //! operations and memory accesses: what each scope value needs (capabilities,
 //! the Vulkan environment's scope lists) and, in Vulkan, the execution
 //! models a Workgroup, ShaderCallKHR or non-Subgroup barrier scope limits
-//! its function to. The type and constancy of every scope operand are
-//! checked with the other operands.
+//! its function to.
 
 use super::execution_limits::{Context, Limitation, Models};
 use super::module::Module;
@@ -69,6 +68,52 @@ fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
         _ if non_uniform(opcode) => vec![(2, Kind::Execution)],
         _ => vec![],
     }
+}
+
+/// Whether [`check`] (or the atomics) validate the scopes of instruction
+/// `i` whole, their type and constancy included.
+pub(crate) fn checks_scopes_of(m: &Module, i: usize) -> bool {
+    !scope_operands(m, i).is_empty() || m.insts[i].opcode() == op::OpDecorateId
+}
+
+/// The execution scope `id` of a UniformId decoration on the instruction
+/// `at`, named after it as spirv-val does (its decoration rules know the
+/// environment only as Vulkan or not: Vulkan 1.0's group rule aside).
+pub(crate) fn uniform_id_scope(m: &Module, vulkan: bool, at: usize, id: u32) -> Option<String> {
+    let env = if vulkan { TargetEnv::Vulkan(1) } else { TargetEnv::Universal(6) };
+    match scope_basics(m, &super::capabilities::with_implied(m), at, id) {
+        Err(message) => Some(message),
+        Ok(value) => execution_scope(m, env, at, value?),
+    }
+}
+
+/// spirv-val's `ValidateScope`: a 32-bit integer, constant in shaders (or
+/// with CooperativeMatrixNV at least a constant instruction), of a known
+/// value; `Ok` with the value when it is a constant.
+fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<Option<u32>, String> {
+    let name = &m.insts[i].info.name[2..];
+    let ty = m.type_of(id);
+    if !(m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32)) {
+        return Err(format!("{name}: expected scope to be a 32-bit int"));
+    }
+    let Some(value) = constant(m, id) else {
+        let shader = caps.contains(&cap::Shader);
+        if shader && !caps.contains(&cap::CooperativeMatrixNV) {
+            return Err("Scope ids must be OpConstant when Shader capability is present".into());
+        }
+        if shader && !m.def_opcode(id).is_some_and(super::module::is_constant) {
+            return Err(
+                "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability is \
+                 present"
+                    .into(),
+            );
+        }
+        return Ok(None);
+    };
+    if OperandKind::Scope.enumerant(value).is_none() {
+        return Err(format!("Invalid scope value: {value}"));
+    }
+    Ok(Some(value))
 }
 
 /// The memory scopes of memory access and image operands
@@ -181,9 +226,10 @@ pub(crate) fn memory_scope_rules(
     i: usize,
     id: u32,
 ) -> Option<String> {
-    let value = constant(m, id)?;
-    OperandKind::Scope.enumerant(value)?;
-    memory_scope_value(m, env, caps, i, value)
+    match scope_basics(m, caps, i, id) {
+        Err(message) => Some(message),
+        Ok(value) => memory_scope_value(m, env, caps, i, value?),
+    }
 }
 
 /// The memory semantics operands of barriers and atomics, each with the
@@ -214,8 +260,10 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         }
         let len = m.operands(i).len();
         let scope_problem = scope_operands(m, i).into_iter().filter(|&(k, _)| k < len).find_map(|(k, kind)| {
-            let value = constant(m, m.word(i, k))?;
-            OperandKind::Scope.enumerant(value)?;
+            let value = match scope_basics(m, &caps, i, m.word(i, k)) {
+                Err(message) => return Some(message),
+                Ok(value) => value?,
+            };
             match kind {
                 Kind::Execution => execution_scope(m, env, i, value),
                 Kind::Memory => memory_scope_value(m, env, &caps, i, value),
