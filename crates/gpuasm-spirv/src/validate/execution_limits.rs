@@ -105,6 +105,7 @@ const SOURCES: &[Source] = &[
     derivatives,
     super::scopes::limitations,
     control_barrier,
+    hit_objects,
 ];
 
 /// Fragment, compute, mesh and task shaders: where derivatives are defined.
@@ -227,6 +228,45 @@ fn control_barrier(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
                 .into(),
         ));
     }
+}
+
+/// Hit object instructions (SPV_NV/EXT_shader_invocation_reorder) are for
+/// ray generation, closest hit and miss shaders; reordering, for ray
+/// generation shaders only.
+fn hit_objects(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
+    let info = cx.m.insts[i].info;
+    let name = info.name;
+    // The motion records spirv-val's reorder rules do not list.
+    let unchecked = [
+        op::OpHitObjectRecordHitMotionNV,
+        op::OpHitObjectRecordHitWithIndexMotionNV,
+        op::OpHitObjectRecordMissMotionNV,
+    ];
+    if !(name.starts_with("OpHitObject") || name.starts_with("OpReorderThread")) || unchecked.contains(&info.opcode) {
+        return;
+    }
+    let reorders = matches!(
+        info.opcode,
+        op::OpReorderThreadWithHitObjectNV
+            | op::OpReorderThreadWithHintNV
+            | op::OpReorderThreadWithHintEXT
+            | op::OpReorderThreadWithHitObjectEXT
+            | op::OpHitObjectReorderExecuteShaderEXT
+            | op::OpHitObjectTraceReorderExecuteEXT
+            | op::OpHitObjectTraceMotionReorderExecuteEXT
+    );
+    let short = &name[2..];
+    out.push(if reorders {
+        Limitation::Model(
+            Models::Only(&[em::RayGenerationKHR]),
+            format!("{short} requires RayGenerationKHR execution model"),
+        )
+    } else {
+        Limitation::Model(
+            Models::Only(&[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR]),
+            format!("{short} requires RayGenerationKHR, ClosestHitKHR and MissKHR execution models"),
+        )
+    });
 }
 
 /// Reports the first function an entry point reaching it cannot run.
