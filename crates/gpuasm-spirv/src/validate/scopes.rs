@@ -73,7 +73,38 @@ fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
 /// Whether [`check`] (or the atomics) validate the scopes of instruction
 /// `i` whole, their type and constancy included.
 pub(crate) fn checks_scopes_of(m: &Module, i: usize) -> bool {
-    !scope_operands(m, i).is_empty() || m.insts[i].opcode() == op::OpDecorateId
+    !scope_operands(m, i).is_empty() || matches!(m.insts[i].opcode(), op::OpDecorateId | op::OpReadClockKHR)
+}
+
+/// OpReadClockKHR: a scope Vulkan (Subgroup, Device) or OpenCL (also
+/// Workgroup) has clocks for, and a 64-bit (or two 32-bit) unsigned result.
+fn read_clock(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usize) -> Option<String> {
+    if m.operands(i).len() < 3 {
+        return None;
+    }
+    let value = match scope_basics(m, caps, i, m.word(i, 2)) {
+        Err(message) => return Some(message),
+        Ok(value) => value,
+    };
+    match (env, value) {
+        (TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14, Some(v)) if v != scope::Subgroup && v != scope::Device => {
+            return Some(format!("{}Scope must be Subgroup or Device", vuid(env, "OpReadClockKHR-04652")));
+        }
+        (TargetEnv::OpenCl { .. }, Some(v)) if !matches!(v, scope::Workgroup | scope::Subgroup | scope::Device) => {
+            return Some("Scope must be Subgroup, Workgroup, or Device".into());
+        }
+        _ => {}
+    }
+    let rt = m.insts[i].result_type;
+    let unsigned = |t: u32, width: u32| {
+        m.def_opcode(t) == Some(op::OpTypeInt) && m.def_word(t, 2) == Some(width) && m.def_word(t, 3) == Some(0)
+    };
+    let handle = unsigned(rt, 64)
+        || (m.def_opcode(rt) == Some(op::OpTypeVector)
+            && m.def_word(rt, 3) == Some(2)
+            && m.def_word(rt, 2).is_some_and(|c| unsigned(c, 32)));
+    (!handle)
+        .then(|| "Expected Value to be a vector of two components of unsigned integer or 64bit unsigned integer".into())
 }
 
 /// The execution scope `id` of a UniformId decoration on the instruction
@@ -256,6 +287,15 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps: &caps };
     for i in 0..m.insts.len() {
         if ATOMICS.contains(&m.insts[i].opcode()) {
+            continue;
+        }
+        if m.insts[i].opcode() == op::OpReadClockKHR {
+            if let Some(message) = read_clock(m, env, &caps, i) {
+                r.error(ErrorKind::OperandType, i, message);
+                if r.full() {
+                    return;
+                }
+            }
             continue;
         }
         let len = m.operands(i).len();
