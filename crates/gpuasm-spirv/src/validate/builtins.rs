@@ -676,6 +676,24 @@ fn workgroup_size_error(m: &Module, d: Decorated, vulkan: bool) -> Option<String
                     "WorkgroupSize decorations must not have a static product of zero (X = {x}, Y = {y}, Z = {z})."
                 ));
             }
+            // A static size must suit every entry point's derivative group.
+            for e in (0..m.insts.len()).filter(|&e| m.insts[e].opcode() == op::OpEntryPoint) {
+                let function = m.word(e, 1);
+                let modes = (0..m.insts.len())
+                    .filter(|&x| {
+                        matches!(m.insts[x].opcode(), op::OpExecutionMode | op::OpExecutionModeId)
+                            && m.word(x, 0) == function
+                    })
+                    .map(|x| m.word(x, 1))
+                    .collect();
+                let size = (x as u64, y as u64, z as u64);
+                let what = "WorkgroupSize decorations has a static dimensions of";
+                let entry = format!("Entry Point id {function} has an");
+                if let Some(message) = super::workgroup_size::derivative_group_error(vulkan, &modes, size, what, &entry)
+                {
+                    return Some(message);
+                }
+            }
         }
     }
     None

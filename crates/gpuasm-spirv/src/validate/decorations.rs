@@ -623,6 +623,8 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
                         Some(format!("{dec} decoration applied to a non-object"))
                     } else if m.def_opcode(inst.result_type) == Some(op::OpTypeVoid) {
                         Some(format!("{dec} decoration applied to a value with void type"))
+                    } else if a.0 == d::UniformId {
+                        a.2.first().and_then(|&scope| super::scopes::uniform_id_scope(m, cx.vulkan, at, scope))
                     } else {
                         None
                     }

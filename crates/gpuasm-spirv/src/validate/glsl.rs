@@ -3,6 +3,7 @@
 //! functions, integer functions, the 16/32-bit float functions) and the
 //! interpolation functions' Interpolant.
 
+use super::execution_limits::{Context, Limitation, Models};
 use super::module::Module;
 use super::operands::{shape, Shape};
 use super::{ErrorKind, Report};
@@ -392,83 +393,18 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
     }
 }
 
-/// Fragment (spec 3.3).
-const FRAGMENT: u32 = 4;
-
-/// The interpolation functions run in fragment shaders only: spirv-val
-/// records the limit on the function using one and, after its other
-/// checks, reports it for each entry point whose call graph reaches that
-/// function with another execution model.
-pub(crate) fn check_models(m: &Module, r: &mut Report) {
-    // Per function (by its OpFunction's index): callees and the first
-    // interpolation function it uses.
-    let mut functions: Vec<(usize, Vec<u32>, Option<&'static str>)> = Vec::new();
-    for i in 0..m.insts.len() {
-        let inst = &m.insts[i];
-        match inst.opcode() {
-            op::OpFunction => functions.push((i, Vec::new(), None)),
-            op::OpFunctionCall => {
-                if let Some(f) = functions.last_mut() {
-                    f.1.push(m.word(i, 2));
-                }
-            }
-            op::OpExtInst => {
-                let Some(ExtSet::Known(set)) = inst.ext_set else { continue };
-                let name = set.instruction(m.word(i, 3)).map(|e| e.name);
-                if set.import_name == "GLSL.std.450" && name.is_some_and(|n| n.starts_with("InterpolateAt")) {
-                    if let Some(f) = functions.last_mut() {
-                        f.2 = f.2.or(name);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if functions.iter().all(|f| f.2.is_none()) {
+/// The interpolation functions run in fragment shaders only (spirv-val's
+/// extended instruction rules).
+pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
+    let inst = &cx.m.insts[i];
+    let Some(ExtSet::Known(set)) = inst.ext_set else { return };
+    if inst.opcode() != op::OpExtInst || set.import_name != "GLSL.std.450" {
         return;
     }
-    let index: rustc_hash::FxHashMap<u32, usize> =
-        functions.iter().enumerate().map(|(k, f)| (m.insts[f.0].result_id, k)).collect();
-    // Entry points in declaration order, with their execution models.
-    let mut entries: Vec<(u32, Vec<u32>)> = Vec::new();
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
-        let (model, function) = (m.word(i, 0), m.word(i, 1));
-        match entries.iter_mut().find(|e| e.0 == function) {
-            Some(e) => e.1.push(model),
-            None => entries.push((function, vec![model])),
-        }
-    }
-    // Which functions each entry point's call graph reaches.
-    let reached: Vec<Vec<bool>> = entries
-        .iter()
-        .map(|(entry, _)| {
-            let mut seen = vec![false; functions.len()];
-            let mut stack: Vec<u32> = vec![*entry];
-            while let Some(f) = stack.pop() {
-                let Some(&k) = index.get(&f) else { continue };
-                if !std::mem::replace(&mut seen[k], true) {
-                    stack.extend(&functions[k].1);
-                }
-            }
-            seen
-        })
-        .collect();
-    for (k, (fi, _, limit)) in functions.iter().enumerate() {
-        let Some(name) = limit else { continue };
-        for (e, (entry, models)) in entries.iter().enumerate() {
-            if reached[e][k] && models.iter().any(|&model| model != FRAGMENT) {
-                let (entry, function) = (r.id(*entry), r.id(m.insts[*fi].result_id));
-                r.error(
-                    ErrorKind::EntryPoint,
-                    *fi,
-                    format!(
-                        "OpEntryPoint Entry Point <id> {entry}s callgraph contains function <id> {function}, which \
-                         cannot be used with the current execution model:\nGLSL.std.450 {name} requires Fragment \
-                         execution model"
-                    ),
-                );
-                return;
-            }
-        }
+    if let Some(name) = set.instruction(cx.m.word(i, 3)).map(|e| e.name).filter(|n| n.starts_with("InterpolateAt")) {
+        out.push(Limitation::Model(
+            Models::Only(&[crate::grammar::execution_model::Fragment]),
+            format!("GLSL.std.450 {name} requires Fragment execution model"),
+        ));
     }
 }

@@ -7,12 +7,13 @@
 //! queries, and the decorations the QCOM image-processing instructions need.
 //! The image operands that follow the mask are checked in `image_operands`.
 
+use super::execution_limits::{Context as LimitContext, Limitation, ModeNeed, Models, DERIVATIVE_MODELS};
 use super::image_operands;
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, decoration, dim, image_format, op, OperandKind};
 use crate::TargetEnv;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// An image type's operands (of an OpTypeImage, or of the image type an
 /// OpTypeSampledImage names).
@@ -225,22 +226,16 @@ fn check_where(m: &Module, env: TargetEnv, r: &mut Report, which: fn(u16) -> boo
     }
 }
 
-/// The late checks (spirv-val's last per-instruction loop): the execution
-/// models and modes image instructions need of the entry points that reach
-/// them (reported at their function), and the uses of QCOM textures.
+/// The late check (spirv-val's last per-instruction loop): the uses of QCOM
+/// textures.
 pub(crate) fn check_late(m: &Module, r: &mut Report) {
-    let limits = Limits::new(m);
     let qcom = [decoration::WeightTextureQCOM, decoration::BlockMatchTextureQCOM, decoration::BlockMatchSamplerQCOM];
     let textures: FxHashSet<u32> = (0..m.insts.len())
         .filter(|&d| m.insts[d].opcode() == op::OpDecorate && qcom.contains(&m.word(d, 1)))
         .map(|d| m.word(d, 0))
         .collect();
     for i in 0..m.insts.len() {
-        if m.insts[i].opcode() == op::OpFunction {
-            if let Some(message) = limits.error(m, r, i) {
-                r.error(ErrorKind::EntryPoint, i, message);
-            }
-        } else if let Some(message) = illegal_qcom_texture_use(m, &textures, i) {
+        if let Some(message) = illegal_qcom_texture_use(m, &textures, i) {
             r.error(ErrorKind::OperandType, i, message);
         }
         if r.full() {
@@ -249,154 +244,43 @@ pub(crate) fn check_late(m: &Module, r: &mut Report) {
     }
 }
 
-/// What an image instruction needs of the entry points reaching it.
-#[derive(Copy, Clone)]
-enum Need {
-    /// Implicit LOD (and OpImageQueryLod): derivatives, so Fragment, or
-    /// compute, mesh and task shaders with a derivative group mode.
-    Derivatives { query: bool, name: &'static str },
-    /// Reading a SubpassData image: Fragment.
-    Fragment { name: &'static str },
-}
-
-impl Need {
-    fn of(m: &Module, i: usize) -> Option<Need> {
-        let inst = &m.insts[i];
-        let name = &inst.info.name[2..];
-        let implicit = name.contains("ImplicitLod") && name.starts_with("Image");
-        match inst.opcode() {
-            op::OpImageQueryLod => Some(Need::Derivatives { query: true, name }),
-            _ if implicit => Some(Need::Derivatives { query: false, name }),
-            op::OpImageRead => {
-                let image = m.type_of(m.word(i, 2));
-                (m.def_opcode(image) == Some(op::OpTypeImage) && m.def_word(image, 3) == Some(dim::SubpassData))
-                    .then_some(Need::Fragment { name })
-            }
-            _ => None,
-        }
-    }
-
-    /// Why execution model `model` cannot run it.
-    fn model_error(self, model: u32) -> Option<String> {
-        use crate::grammar::execution_model as em;
-        match self {
-            Need::Derivatives { query, name } => {
-                (!matches!(model, em::Fragment | em::GLCompute | em::MeshEXT | em::TaskEXT)).then(|| {
-                    if query {
-                        "OpImageQueryLod requires Fragment, GLCompute, MeshEXT or TaskEXT execution model".to_string()
-                    } else {
-                        format!(
-                            "ImplicitLod instructions require Fragment, GLCompute, MeshEXT or TaskEXT execution \
-                             model: {name}"
-                        )
-                    }
-                })
-            }
-            Need::Fragment { name } => {
-                (model != em::Fragment).then(|| format!("Dim SubpassData requires Fragment execution model: {name}"))
-            }
-        }
-    }
-
-    /// Why an entry point of these models and modes cannot run it.
-    fn modes_error(self, models: &[u32], modes: &FxHashSet<u32>) -> Option<String> {
-        use crate::grammar::{execution_mode as mode, execution_model as em};
-        let Need::Derivatives { query, name } = self else { return None };
-        let compute = models.iter().any(|&x| matches!(x, em::GLCompute | em::MeshEXT | em::TaskEXT));
-        let group = modes.contains(&mode::DerivativeGroupQuadsKHR) || modes.contains(&mode::DerivativeGroupLinearKHR);
-        (compute && !group).then(|| {
-            if query {
-                "OpImageQueryLod requires DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode for \
-                 GLCompute, MeshEXT or TaskEXT execution model"
-                    .to_string()
-            } else {
-                format!(
-                    "ImplicitLod instructions require DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution \
-                     mode for GLCompute, MeshEXT or TaskEXT execution model: {name}"
-                )
-            }
-        })
-    }
-}
-
-/// Entry points, the functions each reaches, and the needs of each
-/// function's image instructions.
-struct Limits {
-    /// Function id → its needs, in instruction order.
-    needs: FxHashMap<u32, Vec<Need>>,
-    /// Function id → the entry points reaching it, in declaration order.
-    reached_by: FxHashMap<u32, Vec<u32>>,
-    /// Entry point → its execution models (sorted) and modes.
-    models: FxHashMap<u32, Vec<u32>>,
-    modes: FxHashMap<u32, FxHashSet<u32>>,
-}
-
-impl Limits {
-    fn new(m: &Module) -> Limits {
-        let mut needs: FxHashMap<u32, Vec<Need>> = FxHashMap::default();
-        let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-        let mut modes: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
-        let mut entries = Vec::new();
-        let mut function = 0;
-        for (i, inst) in m.insts.iter().enumerate() {
-            match inst.opcode() {
-                op::OpEntryPoint => {
-                    let f = m.word(i, 1);
-                    if !entries.contains(&f) {
-                        entries.push(f);
-                    }
-                    let list = models.entry(f).or_default();
-                    if !list.contains(&m.word(i, 0)) {
-                        list.push(m.word(i, 0));
-                        list.sort_unstable();
-                    }
-                }
-                op::OpExecutionMode | op::OpExecutionModeId => {
-                    modes.entry(m.word(i, 0)).or_default().insert(m.word(i, 1));
-                }
-                op::OpFunction => function = inst.result_id,
-                op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
-                _ => {
-                    if let Some(need) = Need::of(m, i) {
-                        needs.entry(function).or_default().push(need);
-                    }
-                }
-            }
-        }
-        let reached_by = if needs.is_empty() {
-            FxHashMap::default()
-        } else {
-            super::module::entry_points_reaching(&entries, &calls)
-        };
-        Limits { needs, reached_by, models, modes }
-    }
-
-    /// The first limitation function `i` (an OpFunction) breaks.
-    fn error(&self, m: &Module, r: &mut Report, i: usize) -> Option<String> {
-        let f = m.insts[i].result_id;
-        let needs = self.needs.get(&f)?;
-        let no_modes = FxHashSet::default();
-        for &entry in self.reached_by.get(&f).into_iter().flatten() {
-            let models = self.models.get(&entry).map_or(&[][..], |v| &v[..]);
-            let found = models
-                .iter()
-                .find_map(|&model| needs.iter().find_map(|n| n.model_error(model)))
-                .map(|reason| ("model", reason))
-                .or_else(|| {
-                    let modes = self.modes.get(&entry).unwrap_or(&no_modes);
-                    needs.iter().find_map(|n| n.modes_error(models, modes)).map(|reason| ("modes", reason))
-                });
-            if let Some((what, reason)) = found {
-                let (e, func) = (r.id(entry), r.id(f));
-                return Some(format!(
-                    "OpEntryPoint Entry Point <id> {e}s callgraph contains function <id> {func}, which cannot be used \
-                     with the current execution {what}:\n{reason}"
+/// What image instructions need of the entry points reaching them:
+/// implicit LOD (and OpImageQueryLod) needs derivatives, so Fragment, or
+/// compute, mesh and task shaders with a derivative group mode; reading a
+/// SubpassData image needs Fragment.
+pub(crate) fn limitations(cx: &LimitContext, i: usize, out: &mut Vec<Limitation>) {
+    let m = cx.m;
+    let inst = &m.insts[i];
+    let name = &inst.info.name[2..];
+    let implicit = name.contains("ImplicitLod") && name.starts_with("Image");
+    let (model, modes) = match inst.opcode() {
+        op::OpImageQueryLod => (
+            "OpImageQueryLod requires Fragment, GLCompute, MeshEXT or TaskEXT execution model".to_string(),
+            "OpImageQueryLod requires DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution mode for \
+             GLCompute, MeshEXT or TaskEXT execution model"
+                .to_string(),
+        ),
+        _ if implicit => (
+            format!("ImplicitLod instructions require Fragment, GLCompute, MeshEXT or TaskEXT execution model: {name}"),
+            format!(
+                "ImplicitLod instructions require DerivativeGroupQuadsKHR or DerivativeGroupLinearKHR execution \
+                 mode for GLCompute, MeshEXT or TaskEXT execution model: {name}"
+            ),
+        ),
+        op::OpImageRead => {
+            let image = m.type_of(m.word(i, 2));
+            if m.def_opcode(image) == Some(op::OpTypeImage) && m.def_word(image, 3) == Some(dim::SubpassData) {
+                out.push(Limitation::Model(
+                    Models::Only(&[crate::grammar::execution_model::Fragment]),
+                    format!("Dim SubpassData requires Fragment execution model: {name}"),
                 ));
             }
+            return;
         }
-        None
-    }
+        _ => return,
+    };
+    out.push(Limitation::Model(Models::Only(DERIVATIVE_MODELS), model));
+    out.push(Limitation::Modes(ModeNeed::DerivativeGroup, modes));
 }
 
 /// The QCOM image-processing textures (variables decorated

@@ -29,6 +29,7 @@ struct Ctx<'a, 'm> {
     m: &'a Module<'m>,
     caps: FxHashSet<u32>,
     vulkan: bool,
+    env: crate::TargetEnv,
     /// Logical addressing (OpLoad/OpStore pointer sources are restricted).
     logical: bool,
     /// Logical or PhysicalStorageBuffer64 addressing, not relaxed.
@@ -52,6 +53,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mu
         m,
         caps: super::capabilities::with_implied(m),
         vulkan,
+        env: options.target_env,
         logical: model == Some(addressing_model::Logical),
         logical_rules: !options.relax_logical_pointer
             && matches!(model, Some(addressing_model::Logical | addressing_model::PhysicalStorageBuffer64)),
@@ -712,6 +714,15 @@ impl Ctx<'_, '_> {
         self.memory_access(i, 2)
     }
 
+    /// The memory scope rules of the scope of `bit` (MakePointerAvailable or
+    /// MakePointerVisible) in the memory operands at operand `at`: its
+    /// parameters follow the mask in bit order, Aligned's literal first.
+    fn access_scope(&self, i: usize, at: usize, mask: u32, bit: u32) -> Option<String> {
+        let before = [access::ALIGNED, access::MAKE_AVAILABLE].iter().filter(|&&b| b < bit && mask & b != 0).count();
+        let k = at + 1 + before;
+        (k < self.m.operands(i).len()).then(|| super::scopes::memory_scope(self.m, self.env, i, self.m.word(i, k)))?
+    }
+
     /// spirv-val's `CheckMemoryAccess` for the memory operands at operand
     /// `at` of a load, store, copy or cooperative matrix load/store.
     fn memory_access(&self, i: usize, at: usize) -> Option<String> {
@@ -748,6 +759,9 @@ impl Ctx<'_, '_> {
             if mask & access::NON_PRIVATE == 0 {
                 return Some("NonPrivatePointerKHR must be specified if MakePointerAvailableKHR is specified.".into());
             }
+            if let Some(message) = self.access_scope(i, at, mask, access::MAKE_AVAILABLE) {
+                return Some(message);
+            }
         }
         if mask & access::MAKE_VISIBLE != 0 {
             if store {
@@ -755,6 +769,9 @@ impl Ctx<'_, '_> {
             }
             if mask & access::NON_PRIVATE == 0 {
                 return Some("NonPrivatePointerKHR must be specified if MakePointerVisibleKHR is specified.".into());
+            }
+            if let Some(message) = self.access_scope(i, at, mask, access::MAKE_VISIBLE) {
+                return Some(message);
             }
         }
         if mask & access::NON_PRIVATE != 0 {

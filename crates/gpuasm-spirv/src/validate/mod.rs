@@ -14,6 +14,7 @@
 
 mod annotations;
 mod arithmetics;
+mod atomics;
 mod block_layout;
 mod builtins;
 mod capabilities;
@@ -27,6 +28,7 @@ mod decorated_types;
 mod decorations;
 mod dominance;
 mod encoded_floats;
+mod execution_limits;
 mod glsl;
 mod graph;
 mod ids;
@@ -38,16 +40,20 @@ mod limits;
 mod locations;
 mod logical_pointers;
 mod memory;
+mod memory_semantics;
 mod modes;
 pub mod module;
 mod opencl;
 mod operands;
+mod scopes;
 mod small_types;
+mod stage_ops;
 mod storage_models;
 mod structure;
 mod tensors;
 mod types;
 mod variable_pointers;
+mod workgroup_size;
 
 use crate::binary::BinaryError;
 use crate::dis;
@@ -256,6 +262,9 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| atomics::check(module, options.target_env, r),
+        &|r| scopes::check(module, options.target_env, r),
+        &|r| stage_ops::check(module, options.target_env, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| tensors::check(module, r),
@@ -275,9 +284,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| builtins::check(module, vulkan, r),
-        &|r| glsl::check_models(module, r),
+        &|r| execution_limits::check(module, options.target_env, r),
         &|r| small_types::check_uses(module, shader(), r),
-        &|r| storage_models::check(module, vulkan, r),
         &|r| images::check_late(module, r),
         &|r| {
             if !options.relax_logical_pointer {

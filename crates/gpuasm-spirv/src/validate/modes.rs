@@ -11,6 +11,14 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    if mixes_mesh_kinds(m) {
+        let vuid = if vulkan { "[VUID-StandaloneSpirv-MeshEXT-07102] " } else { "" };
+        r.module_error(
+            ErrorKind::EntryPoint,
+            format!("{vuid}Module can't mix MeshEXT/TaskEXT with MeshNV/TaskNV Execution Model."),
+        );
+        return;
+    }
     let caps = super::capabilities::with_implied(m);
     // Per function: its execution models and its modes.
     let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
@@ -36,20 +44,29 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             op::OpEntryPoint => {
                 let set = modes.get(&m.word(i, 1)).unwrap_or(&none);
                 let message = if caps.contains(&capability::Shader) { shader_modes(m.word(i, 0), set) } else { None };
+                // With TileShadingQCOM, the tile shading rate sizes compute
+                // workgroups too.
+                let tiles = caps.contains(&capability::TileShadingQCOM);
                 if let Some(message) = message {
                     r.error(ErrorKind::EntryPoint, i, message);
                 } else if vulkan
                     && m.word(i, 0) == model::GLCompute
                     && !set.contains(&em::LocalSize)
                     && !local_size_elsewhere
+                    && !(tiles && set.contains(&em::TileShadingRateQCOM))
                 {
+                    let tile_rate = if tiles { "TileShadingRateQCOM, " } else { "" };
                     r.error(
                         ErrorKind::EntryPoint,
                         i,
-                        "[VUID-StandaloneSpirv-None-10685] In the Vulkan environment, GLCompute execution model \
-                         entry points require either the LocalSize or LocalSizeId execution mode or an object \
-                         decorated with WorkgroupSize must be specified.",
+                        format!(
+                            "[VUID-StandaloneSpirv-None-10685] In the Vulkan environment, GLCompute execution model \
+                             entry points require either the {tile_rate}LocalSize or LocalSizeId execution mode or \
+                             an object decorated with WorkgroupSize must be specified."
+                        ),
                     );
+                } else if let Some((at, message)) = super::workgroup_size::entry_point_error(m, env, &caps, i, set) {
+                    r.error(ErrorKind::EntryPoint, at, message);
                 }
             }
             op::OpExecutionMode | op::OpExecutionModeId => {
@@ -75,6 +92,15 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         }
     }
     duplicate_modes(m, r);
+}
+
+/// Whether entry points of both the EXT and the NV mesh and task models
+/// stand in the module (spirv-val checks it once the module is read).
+fn mixes_mesh_kinds(m: &Module) -> bool {
+    let models: Vec<u32> =
+        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint).map(|i| m.word(i, 0)).collect();
+    models.iter().any(|&x| matches!(x, model::TaskEXT | model::MeshEXT))
+        && models.iter().any(|&x| matches!(x, model::TaskNV | model::MeshNV))
 }
 
 /// Modes that may be given more than once to an entry point, for different
@@ -365,6 +391,22 @@ fn mode_error(
             return Some(message);
         }
     }
+    // Vulkan mesh shaders emit at least one vertex and primitive.
+    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    if vulkan && caps.contains(&capability::MeshShadingEXT) && m.operands(i).len() > 2 && m.word(i, 2) == 0 {
+        if mode == em::OutputVertices {
+            return Some(
+                "[VUID-StandaloneSpirv-MeshEXT-07330] In mesh shaders using the MeshEXT Execution Model the \
+                 OutputVertices Execution Mode must be greater than 0",
+            );
+        }
+        if mode == em::OutputPrimitivesEXT {
+            return Some(
+                "[VUID-StandaloneSpirv-MeshEXT-07331] In mesh shaders using the MeshEXT Execution Model the \
+                 OutputPrimitivesEXT Execution Mode must be greater than 0",
+            );
+        }
+    }
     if mode == em::FPFastMathDefault {
         if set.contains(&em::ContractionOff) {
             return Some(
@@ -378,7 +420,7 @@ fn mode_error(
             );
         }
     }
-    if matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14) {
+    if vulkan {
         if mode == em::OriginLowerLeft {
             return Some(
                 "[VUID-StandaloneSpirv-OriginLowerLeft-04653] In the Vulkan environment, the OriginLowerLeft \
@@ -390,6 +432,10 @@ fn mode_error(
                 "[VUID-StandaloneSpirv-PixelCenterInteger-04654] In the Vulkan environment, the PixelCenterInteger \
                  execution mode must not be used.",
             );
+        }
+        let power_of_two = |k: usize| k < m.operands(i).len() && (m.word(i, k) & m.word(i, k).wrapping_sub(1)) == 0;
+        if mode == em::TileShadingRateQCOM && !(power_of_two(2) && power_of_two(3)) {
+            return Some("The TileShadingRateQCOM execution mode's x and y values must be powers of 2.");
         }
     }
     None

@@ -116,6 +116,10 @@ impl Checker<'_, '_> {
         if info.name.ends_with("NonUniformAMD") || info.class == "Type-Declaration" {
             return;
         }
+        // Barriers, atomics and group operations check theirs in order.
+        if super::scopes::checks_scopes_of(m, self.i) {
+            return;
+        }
         for id in self.defined_operands(OperandKind::IdScope) {
             if !is_int32(m, m.type_of(id)) {
                 return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));
@@ -189,72 +193,6 @@ impl Checker<'_, '_> {
             && !self.m.def_opcode(id).is_some_and(super::module::is_constant)
     }
 
-    /// Memory-semantics operands: 32-bit integers, constant in shaders, with
-    /// at most one memory-order bit.
-    fn semantics(&self, rep: &mut Report) {
-        let m = self.m;
-        if m.insts[self.i].info.class == "Type-Declaration" {
-            return;
-        }
-        for id in self.defined_operands(OperandKind::IdMemorySemantics) {
-            if !is_int32(m, m.type_of(id)) {
-                return self.fail(rep, format!("{}: expected Memory Semantics to be a 32-bit int", self.name()));
-            }
-            match int32_constant(m, id) {
-                // Acquire, Release, AcquireRelease, SequentiallyConsistent.
-                Some(v) if (v & 0x1e).count_ones() > 1 => {
-                    return self.fail(
-                        rep,
-                        format!(
-                            "{}: Memory Semantics must have at most one non-relaxed memory order bit set",
-                            self.name()
-                        ),
-                    );
-                }
-                None if self.shader_ids_must_be_constant() => {
-                    return self
-                        .fail(rep, "Memory Semantics ids must be OpConstant when Shader capability is present".into());
-                }
-                None if self.cooperative_nv_non_constant(id) => {
-                    return self.fail(
-                        rep,
-                        "Memory Semantics must be a constant instruction when CooperativeMatrixNV capability is \
-                         present"
-                            .into(),
-                    );
-                }
-                _ => {}
-            }
-        }
-        // A failed compare-exchange only reads: its order is no release and
-        // no stronger than the order on success.
-        let opc = m.insts[self.i].opcode();
-        if matches!(opc, op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak) && m.operands(self.i).len() > 5
-        {
-            let (Some(equal), Some(unequal)) =
-                (int32_constant(m, m.word(self.i, 4)), int32_constant(m, m.word(self.i, 5)))
-            else {
-                return;
-            };
-            // Acquire 0x2, Release 0x4, AcquireRelease 0x8, SequentiallyConsistent 0x10.
-            let name = self.name();
-            if unequal & 0xc != 0 {
-                self.fail(
-                    rep,
-                    format!("{name} Unequal Memory Semantics must not use Release or AcquireRelease memory order"),
-                );
-            } else if (unequal & 0x10 != 0 && equal & 0x10 == 0) || (unequal & 0x2 != 0 && equal & 0x1e == 0) {
-                self.fail(
-                    rep,
-                    format!(
-                        "{name} Unequal Memory Semantics must not use a stronger memory order than the corresponding \
-                         Equal Memory Semantics"
-                    ),
-                );
-            }
-        }
-    }
-
     fn scalar_operand(&self, k: usize, base: u16) -> bool {
         shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
     }
@@ -285,7 +223,6 @@ impl Checker<'_, '_> {
         }
         let name = self.name();
         self.scopes(rep);
-        self.semantics(rep);
         match opc {
             op::OpFAdd
             | op::OpFSub
@@ -406,70 +343,6 @@ impl Checker<'_, '_> {
             }
             op::OpCopyObject if self.operand_type(2) != rt => {
                 self.fail(rep, "Expected Result Type and Operand type to be the same".into());
-            }
-            op::OpAtomicFAddEXT | op::OpAtomicFMinEXT | op::OpAtomicFMaxEXT => {
-                let Some(result) = shape(m, rt).filter(|s| s.base == op::OpTypeFloat) else {
-                    return self.fail(rep, format!("{name}: expected Result Type to be float scalar type"));
-                };
-                // Vectors of halves come with their own capability: not checked.
-                if result.count != 1 {
-                    return;
-                }
-                use crate::grammar::capability as cap;
-                let add = opc == op::OpAtomicFAddEXT;
-                let needed = match (result.width, add) {
-                    (16, true) => (cap::AtomicFloat16AddEXT, "AtomicFloat16AddEXT"),
-                    (32, true) => (cap::AtomicFloat32AddEXT, "AtomicFloat32AddEXT"),
-                    (64, true) => (cap::AtomicFloat64AddEXT, "AtomicFloat64AddEXT"),
-                    (16, false) => (cap::AtomicFloat16MinMaxEXT, "AtomicFloat16MinMaxEXT"),
-                    (32, false) => (cap::AtomicFloat32MinMaxEXT, "AtomicFloat32MinMaxEXT"),
-                    (64, false) => (cap::AtomicFloat64MinMaxEXT, "AtomicFloat64MinMaxEXT"),
-                    _ => return,
-                };
-                if !self.caps.contains(&needed.0) {
-                    let what = if add { "add" } else { "min/max" };
-                    return self.fail(rep, format!("{name}: float {what} atomics require the {} capability", needed.1));
-                }
-                self.atomic_operands(rep, Some(5), None);
-            }
-            op::OpAtomicExchange => {
-                if !shape(m, rt).is_some_and(|s| s.count == 1 && s.base != op::OpTypeBool) {
-                    return self.fail(rep, format!("{name}: expected Result Type to be integer or float scalar type"));
-                }
-                if self.int64_atomic_without_capability(rt) {
-                    return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-                }
-                self.atomic_operands(rep, Some(5), None);
-            }
-            op::OpAtomicStore if self.int64_atomic_without_capability(self.operand_type(3)) => {
-                self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-            }
-            op::OpAtomicIIncrement
-            | op::OpAtomicIDecrement
-            | op::OpAtomicIAdd
-            | op::OpAtomicISub
-            | op::OpAtomicSMin
-            | op::OpAtomicUMin
-            | op::OpAtomicSMax
-            | op::OpAtomicUMax
-            | op::OpAtomicAnd
-            | op::OpAtomicOr
-            | op::OpAtomicXor
-            | op::OpAtomicCompareExchange
-            | op::OpAtomicCompareExchangeWeak => {
-                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1) {
-                    return self.fail(rep, format!("{name}: expected Result Type to be integer scalar type"));
-                }
-                if self.int64_atomic_without_capability(rt) {
-                    return self.fail(rep, format!("{name}: 64-bit atomics require the Int64Atomics capability"));
-                }
-                // Value (and Comparator) follow the scope and the semantics.
-                let (value, comparator) = match opc {
-                    op::OpAtomicIIncrement | op::OpAtomicIDecrement => (None, None),
-                    op::OpAtomicCompareExchange | op::OpAtomicCompareExchangeWeak => (Some(6), Some(7)),
-                    _ => (Some(5), None),
-                };
-                self.atomic_operands(rep, value, comparator);
             }
             op::OpCompositeInsert => {
                 let composite = self.operand_type(3);
@@ -718,37 +591,6 @@ impl Checker<'_, '_> {
             {
                 return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
             }
-        }
-    }
-
-    /// Whether `ty` is a 64-bit integer and Int64Atomics is not declared.
-    fn int64_atomic_without_capability(&self, ty: u32) -> bool {
-        shape(self.m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
-            && !self.m.declared_capabilities.contains(&capability::Int64Atomics)
-    }
-
-    /// An atomic's Pointer, then its Value and Comparator operands (at
-    /// those indexes), against its Result Type, in spirv-val's words.
-    fn atomic_operands(&self, rep: &mut Report, value: Option<usize>, comparator: Option<usize>) {
-        let m = self.m;
-        let name = self.name();
-        let rt = m.insts[self.i].result_type;
-        let pointer = self.operand_type(2);
-        match m.def_opcode(pointer) {
-            Some(op::OpTypePointer) => {
-                if m.def_word(pointer, 3) != Some(rt) {
-                    return self.fail(rep, format!("{name}: expected Pointer to point to a value of type Result Type"));
-                }
-            }
-            // Untyped pointers carry no pointee to compare.
-            Some(op::OpTypeUntypedPointerKHR) => {}
-            _ => return self.fail(rep, format!("{name}: expected Pointer to be a pointer type")),
-        }
-        let operands = m.operands(self.i).len();
-        if value.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
-            self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
-        } else if comparator.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
-            self.fail(rep, format!("{name}: expected Comparator to be of type Result Type"));
         }
     }
 

@@ -1,19 +1,20 @@
 //! Storage classes limited to execution models (spirv-val's storage class
-//! consumers): a function that uses a pointer or variable of such a class
-//! may only be called from entry points of those models. The ray tracing
-//! and mesh classes everywhere; Output and Workgroup in Vulkan.
+//! consumers): a function whose instructions use a pointer or variable of
+//! such a class may only be reached from entry points of those models. The
+//! ray tracing and mesh classes everywhere; Output and Workgroup in Vulkan.
+//! Stores to HitAttributeKHR are for intersection shaders only.
 
-use super::module::Module;
-use super::{ErrorKind, Report};
+use super::execution_limits::{Context, Limitation, Models};
 use crate::grammar::{execution_model as em, op, storage_class as sc, OperandKind};
-use rustc_hash::FxHashMap;
 
-/// A storage class, the execution models that may use it, and whether
-/// only Vulkan limits it.
+/// A storage class, the execution models that may use it, whether only
+/// Vulkan limits it, and spirv-val's VUID and words for the limit.
 struct Limit {
     class: u32,
-    models: &'static [u32],
+    models: Models,
     vulkan_only: bool,
+    vuid: &'static str,
+    reason: &'static str,
 }
 
 const RAY_STAGES: &[u32] =
@@ -21,139 +22,146 @@ const RAY_STAGES: &[u32] =
 
 const LIMITS: &[Limit] = &[
     Limit {
-        class: sc::Workgroup,
-        models: &[em::GLCompute, em::TaskNV, em::MeshNV, em::TaskEXT, em::MeshEXT],
+        class: sc::Output,
+        models: Models::Not(&[
+            em::GLCompute,
+            em::RayGenerationKHR,
+            em::IntersectionKHR,
+            em::AnyHitKHR,
+            em::ClosestHitKHR,
+            em::MissKHR,
+            em::CallableKHR,
+        ]),
         vulkan_only: true,
+        vuid: "None-04644",
+        reason: "in Vulkan environment, Output Storage Class must not be used in GLCompute, RayGenerationKHR, \
+                 IntersectionKHR, AnyHitKHR, ClosestHitKHR, MissKHR, or CallableKHR execution models",
+    },
+    Limit {
+        class: sc::Workgroup,
+        models: Models::Only(&[em::GLCompute, em::TaskNV, em::MeshNV, em::TaskEXT, em::MeshEXT]),
+        vulkan_only: true,
+        vuid: "None-04645",
+        reason: "in Vulkan environment, Workgroup Storage Class is limited to MeshNV, TaskNV, and GLCompute \
+                 execution model",
     },
     Limit {
         class: sc::CallableDataKHR,
-        models: &[em::RayGenerationKHR, em::ClosestHitKHR, em::CallableKHR, em::MissKHR],
+        models: Models::Only(&[em::RayGenerationKHR, em::ClosestHitKHR, em::CallableKHR, em::MissKHR]),
         vulkan_only: false,
+        vuid: "CallableDataKHR-04704",
+        reason: "CallableDataKHR Storage Class is limited to RayGenerationKHR, ClosestHitKHR, CallableKHR, and \
+                 MissKHR execution model",
     },
-    Limit { class: sc::IncomingCallableDataKHR, models: &[em::CallableKHR], vulkan_only: false },
+    Limit {
+        class: sc::IncomingCallableDataKHR,
+        models: Models::Only(&[em::CallableKHR]),
+        vulkan_only: false,
+        vuid: "IncomingCallableDataKHR-04705",
+        reason: "IncomingCallableDataKHR Storage Class is limited to CallableKHR execution model",
+    },
     Limit {
         class: sc::RayPayloadKHR,
-        models: &[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR],
+        models: Models::Only(&[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR]),
         vulkan_only: false,
+        vuid: "RayPayloadKHR-04698",
+        reason: "RayPayloadKHR Storage Class is limited to RayGenerationKHR, ClosestHitKHR, and MissKHR execution \
+                 model",
     },
     Limit {
         class: sc::HitAttributeKHR,
-        models: &[em::IntersectionKHR, em::AnyHitKHR, em::ClosestHitKHR],
+        models: Models::Only(&[em::IntersectionKHR, em::AnyHitKHR, em::ClosestHitKHR]),
         vulkan_only: false,
+        vuid: "HitAttributeKHR-04701",
+        reason: "HitAttributeKHR Storage Class is limited to IntersectionKHR, AnyHitKHR, sand ClosestHitKHR \
+                 execution model",
     },
     Limit {
         class: sc::IncomingRayPayloadKHR,
-        models: &[em::AnyHitKHR, em::ClosestHitKHR, em::MissKHR],
+        models: Models::Only(&[em::AnyHitKHR, em::ClosestHitKHR, em::MissKHR]),
         vulkan_only: false,
+        vuid: "IncomingRayPayloadKHR-04699",
+        reason: "IncomingRayPayloadKHR Storage Class is limited to AnyHitKHR, ClosestHitKHR, and MissKHR \
+                 execution model",
     },
-    Limit { class: sc::ShaderRecordBufferKHR, models: RAY_STAGES, vulkan_only: false },
-    Limit { class: sc::TaskPayloadWorkgroupEXT, models: &[em::TaskEXT, em::MeshEXT], vulkan_only: false },
+    Limit {
+        class: sc::ShaderRecordBufferKHR,
+        models: Models::Only(RAY_STAGES),
+        vulkan_only: false,
+        vuid: "ShaderRecordBufferKHR-07119",
+        reason: "ShaderRecordBufferKHR Storage Class is limited to RayGenerationKHR, IntersectionKHR, AnyHitKHR, \
+                 ClosestHitKHR, CallableKHR, and MissKHR execution model",
+    },
+    Limit {
+        class: sc::TaskPayloadWorkgroupEXT,
+        models: Models::Only(&[em::TaskEXT, em::MeshEXT]),
+        vulkan_only: false,
+        vuid: "",
+        reason: "TaskPayloadWorkgroupEXT Storage Class is limited to TaskEXT and MeshKHR execution model",
+    },
     Limit {
         class: sc::HitObjectAttributeNV,
-        models: &[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR],
+        models: Models::Only(&[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR]),
         vulkan_only: false,
+        vuid: "",
+        reason: "HitObjectAttributeNV Storage Class is limited to RayGenerationKHR, ClosestHitKHR or MissKHR \
+                 execution model",
     },
     Limit {
         class: sc::HitObjectAttributeEXT,
-        models: &[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR],
+        models: Models::Only(&[em::RayGenerationKHR, em::ClosestHitKHR, em::MissKHR]),
         vulkan_only: false,
+        vuid: "",
+        reason: "HitObjectAttributeEXT Storage Class is limited to RayGenerationKHR, ClosestHitKHR or MissKHR \
+                 execution model",
     },
 ];
 
-/// Output is not for compute or ray tracing stages (Vulkan).
-const OUTPUT_EXCLUDED: &[u32] = &[
-    em::GLCompute,
-    em::RayGenerationKHR,
-    em::IntersectionKHR,
-    em::AnyHitKHR,
-    em::ClosestHitKHR,
-    em::MissKHR,
-    em::CallableKHR,
-];
-
-/// Whether execution model `model` may use storage class `class`.
-fn allowed(class: u32, model: u32, vulkan: bool) -> bool {
-    if class == sc::Output {
-        return !(vulkan && OUTPUT_EXCLUDED.contains(&model));
+/// The storage class of a pointer type or variable `id`.
+fn class_of(cx: &Context, id: u32) -> Option<u32> {
+    let m = cx.m;
+    match m.def_opcode(id)? {
+        op::OpTypePointer => m.def_word(id, 2),
+        op::OpVariable => m.def_index(id).map(|d| m.word(d, 2)),
+        _ => None,
     }
-    LIMITS.iter().find(|l| l.class == class).is_none_or(|l| (l.vulkan_only && !vulkan) || l.models.contains(&model))
 }
 
-/// Reports the first function (in module order) an entry point reaches
-/// that uses a class its execution model may not (spirv-val goes on, on a
-/// second line, with the class's limit).
-pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
-    // Per function: the storage classes its instructions use, in order, and
-    // the functions it calls.
-    let mut classes: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    let mut functions = Vec::new();
-    let mut current = None;
-    for i in 0..m.insts.len() {
-        let inst = &m.insts[i];
-        match inst.opcode() {
-            op::OpFunction => {
-                current = Some(inst.result_id);
-                functions.push((i, inst.result_id));
-                continue;
-            }
-            op::OpFunctionEnd => current = None,
-            op::OpFunctionCall => {
-                if let Some(f) = current {
-                    calls.entry(f).or_default().push(m.word(i, 2));
-                }
-            }
-            _ => {}
+/// Each id (or result type) operand of instruction `i` that is a pointer
+/// type or variable of a limited class limits its function.
+pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
+    let m = cx.m;
+    for (k, o) in m.operands(i).iter().enumerate() {
+        if !matches!(o.kind, OperandKind::IdRef | OperandKind::IdResultType) {
+            continue;
         }
-        let Some(f) = current else { continue };
-        for (k, o) in m.operands(i).iter().enumerate() {
-            if !matches!(o.kind, OperandKind::IdRef | OperandKind::IdResultType) {
-                continue;
-            }
-            let id = m.word(i, k);
-            let class = match m.def_opcode(id) {
-                Some(op::OpTypePointer) => m.def_word(id, 2),
-                Some(op::OpVariable) => m.def_index(id).map(|d| m.word(d, 2)),
-                _ => None,
-            };
-            if let Some(class) = class {
-                classes.entry(f).or_default().push(class);
-            }
+        let Some(class) = class_of(cx, m.word(i, k)) else { continue };
+        if let Some(l) = LIMITS.iter().find(|l| l.class == class && (cx.vulkan || !l.vulkan_only)) {
+            let vuid = if l.vuid.is_empty() { String::new() } else { cx.vuid(l.vuid) };
+            out.push(Limitation::Model(l.models, format!("{vuid}{}", l.reason)));
         }
     }
-    // Entry points: function → its models, and what each reaches.
-    let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    let mut entries = Vec::new();
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
-        let f = m.word(i, 1);
-        let list = models.entry(f).or_default();
-        if list.is_empty() {
-            entries.push(f);
-        }
-        list.push(m.word(i, 0));
+}
+
+/// Hit attributes are read only in any-hit and closest-hit shaders
+/// (spirv-val's OpStore rules).
+pub(crate) fn read_only_limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
+    let m = cx.m;
+    if m.insts[i].opcode() != op::OpStore || m.operands(i).is_empty() {
+        return;
     }
-    let reached_by = super::module::entry_points_reaching(&entries, &calls);
-    for (i, f) in functions {
-        let used = classes.get(&f).map_or(&[][..], |c| c.as_slice());
-        for &entry in reached_by.get(&f).into_iter().flatten() {
-            let mut entry_models = models[&entry].clone();
-            entry_models.sort_unstable();
-            entry_models.dedup();
-            for model in entry_models {
-                if used.iter().all(|&class| allowed(class, model, vulkan)) {
-                    continue;
-                }
-                let (e, func) = (r.id(entry), r.id(f));
-                r.error(
-                    ErrorKind::EntryPoint,
-                    i,
-                    format!(
-                        "OpEntryPoint Entry Point <id> {e}s callgraph contains function <id> {func}, which cannot \
-                         be used with the current execution model:"
-                    ),
-                );
-                return;
-            }
-        }
+    let pointer_type = m.type_of(m.word(i, 0));
+    let class = match m.def_opcode(pointer_type) {
+        Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR) => m.def_word(pointer_type, 2),
+        _ => None,
+    };
+    if class == Some(sc::HitAttributeKHR) {
+        out.push(Limitation::Model(
+            Models::Not(&[em::AnyHitKHR, em::ClosestHitKHR]),
+            format!(
+                "{}HitAttributeKHR Storage Class variables are read only with AnyHitKHR and ClosestHitKHR",
+                cx.vuid("HitAttributeKHR-04703")
+            ),
+        ));
     }
 }
