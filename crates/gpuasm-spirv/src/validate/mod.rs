@@ -14,6 +14,7 @@
 
 mod annotations;
 mod arithmetics;
+mod bit_fields;
 mod block_layout;
 mod builtins;
 mod capabilities;
@@ -35,6 +36,7 @@ mod layout;
 mod limits;
 mod locations;
 mod logical_pointers;
+mod logicals;
 mod memory;
 mod modes;
 pub mod module;
@@ -250,7 +252,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
-        &|r| operands::check(module, r),
+        &|r| operands::check(module, options.target_env, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| glsl::check(module, r),

@@ -6,6 +6,7 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op, OperandKind};
+use crate::TargetEnv;
 
 /// A scalar or vector of numbers or booleans.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -85,11 +86,16 @@ struct Checker<'a, 'w> {
     psb_bitcasts: bool,
     /// Declared and implied capabilities.
     caps: &'a rustc_hash::FxHashSet<u32>,
+    env: TargetEnv,
 }
 
 impl Checker<'_, '_> {
     fn name(&self) -> &'static str {
         &self.m.insts[self.i].info.name[2..]
+    }
+
+    fn vulkan(&self) -> bool {
+        matches!(self.env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
     }
 
     fn fail(&self, rep: &mut Report, message: String) {
@@ -353,7 +359,20 @@ impl Checker<'_, '_> {
             }
             op::OpUConvert | op::OpSConvert => self.conversion(rep, op::OpTypeInt, op::OpTypeInt, true),
             op::OpFConvert => self.conversion(rep, op::OpTypeFloat, op::OpTypeFloat, true),
-            _ if inst.info.class == "Relational_and_Logical" => self.relational(rep),
+            _ if inst.info.class == "Relational_and_Logical" => {
+                if let Some(message) = super::logicals::problem(m, self.i, self.caps) {
+                    self.fail(rep, message);
+                }
+            }
+            op::OpBitFieldInsert
+            | op::OpBitFieldSExtract
+            | op::OpBitFieldUExtract
+            | op::OpBitReverse
+            | op::OpBitCount => {
+                if let Some(message) = super::bit_fields::problem(m, self.i, self.vulkan()) {
+                    self.fail(rep, message);
+                }
+            }
             op::OpCompositeExtract => {
                 let composite = self.operand_type(2);
                 let indexes: Vec<u32> = (3..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
@@ -1105,53 +1124,6 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn relational(&self, rep: &mut Report) {
-        let m = self.m;
-        let opc = m.insts[self.i].opcode();
-        let rt = m.insts[self.i].result_type;
-        let name = self.name();
-        let Some(r) = shape(m, rt) else { return };
-        let operands: Vec<u32> = self.value_operands().map(|k| self.operand_type(k)).collect();
-        let all =
-            |base: u16| operands.iter().all(|&t| shape(m, t).is_some_and(|s| s.base == base && s.count == r.count));
-        let same = operands.windows(2).all(|w| w[0] == w[1]);
-        let ok = match opc {
-            op::OpSelect => {
-                let cond = shape(m, operands[0]);
-                cond.is_some_and(|c| c.base == op::OpTypeBool && (c.count == 1 || c.count == r.count))
-                    && operands[1] == rt
-                    && operands[2] == rt
-            }
-            op::OpAny | op::OpAll => {
-                r.count == 1 && shape(m, operands[0]).is_some_and(|s| s.base == op::OpTypeBool && s.count > 1)
-            }
-            op::OpLogicalEqual | op::OpLogicalNotEqual | op::OpLogicalOr | op::OpLogicalAnd | op::OpLogicalNot => {
-                operands.iter().all(|&t| t == rt)
-            }
-            op::OpIEqual
-            | op::OpINotEqual
-            | op::OpUGreaterThan
-            | op::OpSGreaterThan
-            | op::OpUGreaterThanEqual
-            | op::OpSGreaterThanEqual
-            | op::OpULessThan
-            | op::OpSLessThan
-            | op::OpULessThanEqual
-            | op::OpSLessThanEqual => {
-                all(op::OpTypeInt) && {
-                    let w: Vec<u32> = operands.iter().filter_map(|&t| shape(m, t)).map(|s| s.width).collect();
-                    w.windows(2).all(|p| p[0] == p[1])
-                }
-            }
-            op::OpIsNan | op::OpIsInf | op::OpIsFinite | op::OpIsNormal | op::OpSignBitSet => all(op::OpTypeFloat),
-            // The FOrd*/FUnord* comparisons, OpOrdered, OpUnordered, OpLessOrGreater.
-            _ => all(op::OpTypeFloat) && same,
-        };
-        if !ok {
-            self.fail(rep, format!("Expected operands of matching types for Result Type: {name}"));
-        }
-    }
-
     /// OpCompositeExtract/Insert: indexing `ty` by literal `indexes` must
     /// reach `want`.
     fn indexed(&self, rep: &mut Report, mut ty: u32, indexes: &[u32], want: u32) {
@@ -1313,7 +1285,7 @@ fn base_name(base: u16) -> &'static str {
     }
 }
 
-pub(crate) fn check(m: &Module, r: &mut Report) {
+pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     // The 8- and 16-bit rules apply to Shader modules that declare such types
     // for storage only.
     let caps = super::capabilities::with_implied(m);
@@ -1401,7 +1373,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             _ => {
                 let before = r.errors.len();
-                Checker { m, i, psb_bitcasts, caps: &caps }.check(r);
+                Checker { m, i, psb_bitcasts, caps: &caps, env }.check(r);
                 if shader && r.errors.len() == before {
                     if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
                         r.error(ErrorKind::OperandType, i, message);
