@@ -28,7 +28,7 @@ fn is_int32(m: &Module, ty: u32) -> bool {
 
 /// The value of a 32-bit integer constant as spirv-val evaluates it
 /// (OpConstantNull is 0; specialization constants are not constant).
-fn int32_constant(m: &Module, id: u32) -> Option<u32> {
+pub(super) fn int32_constant(m: &Module, id: u32) -> Option<u32> {
     match m.def_opcode(id)? {
         op::OpConstant => m.def_word(id, 3),
         op::OpConstantNull => Some(0),
@@ -265,9 +265,17 @@ impl Checker<'_, '_> {
             return;
         }
         let name = self.name();
+        let before = rep.errors.len();
         self.scopes(rep);
         self.semantics(rep);
         match opc {
+            op::OpUndef | op::OpReadClockKHR | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR
+                if rep.errors.len() == before =>
+            {
+                if let Some(message) = super::misc::problem(m, self.i, self.env) {
+                    self.fail(rep, message);
+                }
+            }
             op::OpFAdd
             | op::OpFSub
             | op::OpFMul
@@ -476,51 +484,12 @@ impl Checker<'_, '_> {
                 self.indexed(rep, composite, &indexes, object);
             }
             op::OpVectorShuffle => self.vector_shuffle(rep),
-            _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
-            op::OpGroupNonUniformAll | op::OpGroupNonUniformAny | op::OpGroupNonUniformBallot => {
-                let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
-                let ballot = opc == op::OpGroupNonUniformBallot;
-                let result_ok = if ballot {
-                    shape(m, rt)
-                        .is_some_and(|s| s.base == op::OpTypeInt && s.count == 4 && m.def_word(s.scalar, 3) == Some(0))
-                } else {
-                    bool_scalar(rt)
-                };
-                if !result_ok {
-                    let message = if ballot {
-                        "Result must be a 4-component unsigned integer vector"
-                    } else {
-                        "Result must be a boolean scalar type"
-                    };
-                    self.fail(rep, message.into());
-                } else if !bool_scalar(self.operand_type(3)) {
-                    let message = if ballot {
-                        "Predicate must be a boolean scalar"
-                    } else {
-                        "Predicate must be a boolean scalar type"
-                    };
-                    self.fail(rep, message.into());
+            _ if super::non_uniform::covers(opc) && rep.errors.len() == before => {
+                if let Some(message) = super::non_uniform::problem(m, self.i, self.env) {
+                    self.fail(rep, message);
                 }
             }
-            op::OpGroupNonUniformBallotFindLSB
-            | op::OpGroupNonUniformBallotFindMSB
-            | op::OpGroupNonUniformInverseBallot
-            | op::OpGroupNonUniformBallotBitExtract
-            | op::OpGroupNonUniformBallotBitCount => {
-                if let Some(message) = self.ballot() {
-                    self.fail(rep, message.into());
-                }
-            }
-            op::OpGroupNonUniformAllEqual => {
-                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1) {
-                    self.fail(rep, "Result must be a boolean scalar type".into());
-                } else if shape(m, self.operand_type(3)).is_none() {
-                    self.fail(
-                        rep,
-                        "Value must be a scalar or vector of integer, floating-point, or boolean type".into(),
-                    );
-                }
-            }
+            _ if super::non_uniform::covers(opc) => {}
             op::OpMatrixTimesVector => {
                 let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
                 let Some(r) = float_vector(rt) else {
@@ -681,40 +650,6 @@ impl Checker<'_, '_> {
         }
     }
 
-    /// Group operations whose Value has the result's type.
-    fn group(&self, rep: &mut Report) {
-        let m = self.m;
-        let info = m.insts[self.i].info;
-        let rt = m.insts[self.i].result_type;
-        for (k, spec) in info.operands.iter().enumerate() {
-            if k >= m.operands(self.i).len() {
-                break;
-            }
-            // spirv-val's names for the lane operand (the grammar now says
-            // "Invocation Id" where it says "Id").
-            let lane = match (info.opcode, spec.name) {
-                (op::OpGroupNonUniformRotateKHR, _) => None,
-                (_, "Invocation Id" | "Id") => Some("Id"),
-                (_, name @ ("Mask" | "Delta" | "Index")) => Some(name),
-                _ => None,
-            };
-            if spec.name == "Value" && self.operand_type(k) != rt {
-                return self.fail(rep, "The type of Value must match the Result type".into());
-            }
-            let Some(lane) = lane else { continue };
-            if !unsigned_scalar(m, self.operand_type(k)) {
-                return self.fail(rep, format!("{lane} must be an unsigned integer scalar"));
-            }
-            // Before 1.5 the lane read by a broadcast is fixed.
-            if matches!(info.opcode, op::OpGroupNonUniformBroadcast | op::OpGroupNonUniformQuadBroadcast)
-                && m.header.version_parts() < (1, 5)
-                && !m.def_opcode(m.word(self.i, k)).is_some_and(super::module::is_constant)
-            {
-                return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
-            }
-        }
-    }
-
     /// Whether `ty` is a 64-bit integer and Int64Atomics is not declared.
     fn int64_atomic_without_capability(&self, ty: u32) -> bool {
         shape(self.m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.width == 64)
@@ -743,51 +678,6 @@ impl Checker<'_, '_> {
             self.fail(rep, format!("{name}: expected Value to be of type Result Type"));
         } else if comparator.is_some_and(|k| k < operands && self.operand_type(k) != rt) {
             self.fail(rep, format!("{name}: expected Comparator to be of type Result Type"));
-        }
-    }
-
-    /// The instructions reading a ballot (a 4-component unsigned vector).
-    fn ballot(&self) -> Option<&'static str> {
-        let m = self.m;
-        let opc = m.insts[self.i].opcode();
-        let rt = m.insts[self.i].result_type;
-        let int_vector4 = |t: u32| {
-            shape(m, t).filter(|s| s.base == op::OpTypeInt && s.count == 4 && m.def_opcode(t) == Some(op::OpTypeVector))
-        };
-        let uint_scalar = |t: u32| unsigned_scalar(m, t);
-        let ballot = |t: u32| int_vector4(t).is_some_and(|s| m.def_word(s.scalar, 3) == Some(0));
-        let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
-        const VALUE: &str = "Value must be a 4-component unsigned integer vector";
-        match opc {
-            op::OpGroupNonUniformBallotBitCount => {
-                if !uint_scalar(rt) {
-                    return Some("Expected Result Type to be an unsigned integer type scalar.");
-                }
-                if int_vector4(self.operand_type(4)).is_none() {
-                    return Some("Expected Value to be a vector of four components of integer type scalar");
-                }
-                None
-            }
-            op::OpGroupNonUniformBallotFindLSB | op::OpGroupNonUniformBallotFindMSB => {
-                if !uint_scalar(rt) {
-                    Some("Result must be an unsigned integer scalar")
-                } else if !ballot(self.operand_type(3)) {
-                    Some(VALUE)
-                } else {
-                    None
-                }
-            }
-            _ => {
-                if !bool_scalar(rt) {
-                    Some("Result must be a boolean scalar")
-                } else if !ballot(self.operand_type(3)) {
-                    Some(VALUE)
-                } else if opc == op::OpGroupNonUniformBallotBitExtract && !uint_scalar(self.operand_type(4)) {
-                    Some("Id must be an unsigned integer scalar")
-                } else {
-                    None
-                }
-            }
         }
     }
 
@@ -1182,38 +1072,6 @@ fn numeric32(m: &Module, t: u32, base: u16, count: u32) -> bool {
     shape(m, t).is_some_and(|s| {
         s.base == base && s.width == 32 && s.count == count && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
     })
-}
-
-fn same_type_group_op(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("OpGroupNonUniform") else { return false };
-    matches!(
-        rest,
-        "Broadcast"
-            | "BroadcastFirst"
-            | "Shuffle"
-            | "ShuffleXor"
-            | "ShuffleUp"
-            | "ShuffleDown"
-            | "IAdd"
-            | "FAdd"
-            | "IMul"
-            | "FMul"
-            | "SMin"
-            | "UMin"
-            | "FMin"
-            | "SMax"
-            | "UMax"
-            | "FMax"
-            | "BitwiseAnd"
-            | "BitwiseOr"
-            | "BitwiseXor"
-            | "LogicalAnd"
-            | "LogicalOr"
-            | "LogicalXor"
-            | "QuadBroadcast"
-            | "QuadSwap"
-            | "RotateKHR"
-    )
 }
 
 fn exotic_operand(m: &Module, i: usize, k: usize) -> bool {
