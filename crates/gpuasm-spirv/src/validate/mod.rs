@@ -42,6 +42,7 @@ mod misc;
 mod modes;
 pub mod module;
 mod non_uniform;
+mod numeric_conversions;
 mod opencl;
 mod operands;
 mod small_types;

@@ -342,13 +342,10 @@ impl Checker<'_, '_> {
                     );
                 }
             }
-            op::OpConvertFToU | op::OpConvertFToS | op::OpConvertSToF | op::OpConvertUToF => {
-                let (out, input) = if matches!(opc, op::OpConvertFToU | op::OpConvertFToS) {
-                    (op::OpTypeInt, op::OpTypeFloat)
-                } else {
-                    (op::OpTypeFloat, op::OpTypeInt)
-                };
-                self.conversion(rep, out, input, false);
+            _ if super::numeric_conversions::covers(opc) => {
+                if let Some(message) = super::numeric_conversions::problem(m, self.i) {
+                    self.fail(rep, message);
+                }
             }
             op::OpPtrEqual | op::OpPtrNotEqual | op::OpPtrDiff
                 if m.addressing_model() == Some(crate::grammar::addressing_model::Logical)
@@ -362,11 +359,12 @@ impl Checker<'_, '_> {
             }
             op::OpConvertPtrToU | op::OpConvertUToPtr => {
                 if let Some(message) = self.pointer_int_conversion() {
-                    self.fail(rep, format!("{message}: {name}"));
+                    // The Vulkan rules name no instruction.
+                    let message =
+                        if message.starts_with("[VUID") { message.into() } else { format!("{message}: {name}") };
+                    self.fail(rep, message);
                 }
             }
-            op::OpUConvert | op::OpSConvert => self.conversion(rep, op::OpTypeInt, op::OpTypeInt, true),
-            op::OpFConvert => self.conversion(rep, op::OpTypeFloat, op::OpTypeFloat, true),
             _ if inst.info.class == "Relational_and_Logical" => {
                 if let Some(message) = super::logicals::problem(m, self.i, self.caps) {
                     self.fail(rep, message);
@@ -689,14 +687,14 @@ impl Checker<'_, '_> {
         let input = self.operand_type(2);
         let is_pointer = |t: u32| matches!(m.def_opcode(t), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
         let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
-        let pointer = if m.insts[self.i].opcode() == op::OpConvertPtrToU {
+        let (pointer, integer) = if m.insts[self.i].opcode() == op::OpConvertPtrToU {
             if !unsigned_scalar(m, rt) {
                 return Some("Expected unsigned int scalar type as Result Type");
             }
             if !is_pointer(input) {
                 return Some("Expected input to be a pointer");
             }
-            input
+            (input, rt)
         } else {
             if !is_pointer(rt) {
                 return Some("Expected Result Type to be a pointer");
@@ -704,7 +702,7 @@ impl Checker<'_, '_> {
             if !int_scalar(input) {
                 return Some("Expected int scalar as input");
             }
-            rt
+            (rt, input)
         };
         match m.addressing_model() {
             Some(addressing_model::Logical) => Some("Logical addressing not supported"),
@@ -712,6 +710,18 @@ impl Checker<'_, '_> {
                 if m.def_word(pointer, 2) != Some(storage_class::PhysicalStorageBuffer) =>
             {
                 Some("Pointer storage class must be PhysicalStorageBuffer")
+            }
+            // VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710: addresses are 64-bit integers.
+            Some(addressing_model::PhysicalStorageBuffer64)
+                if self.vulkan() && shape(m, integer).is_some_and(|s| s.width != 64) =>
+            {
+                Some(if integer == rt {
+                    "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710] PhysicalStorageBuffer64 addressing mode \
+                     requires the result integer type to have a 64-bit width for Vulkan environment."
+                } else {
+                    "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710] PhysicalStorageBuffer64 addressing mode \
+                     requires the input integer to have a 64-bit width for Vulkan environment."
+                })
             }
             _ => None,
         }
@@ -997,23 +1007,6 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn conversion(&self, rep: &mut Report, out: u16, input: u16, different_width: bool) {
-        let name = self.name();
-        let (Some(r), Some(a)) = (shape(self.m, self.m.insts[self.i].result_type), shape(self.m, self.operand_type(2)))
-        else {
-            return self.fail(rep, format!("Expected scalar or vector Result Type and input: {name}"));
-        };
-        if r.base != out {
-            self.fail(rep, format!("Expected {} scalar or vector type as Result Type: {name}", base_name(out)))
-        } else if a.base != input {
-            self.fail(rep, format!("Expected input to be {} scalar or vector: {name}", base_name(input)))
-        } else if a.count != r.count {
-            self.fail(rep, format!("Expected input to have the same dimension as Result Type: {name}"))
-        } else if different_width && a.width == r.width && !a.encoded && !r.encoded {
-            self.fail(rep, format!("Expected input to have different bit width from Result Type: {name}"))
-        }
-    }
-
     /// OpCompositeExtract/Insert: indexing `ty` by literal `indexes` must
     /// reach `want`.
     fn indexed(&self, rep: &mut Report, mut ty: u32, indexes: &[u32], want: u32) {
@@ -1132,14 +1125,6 @@ fn phi(m: &Module, r: &mut Report, i: usize) {
                 format!("OpPhi's incoming basic block <id> {b} is not an OpLabel."),
             );
         }
-    }
-}
-
-fn base_name(base: u16) -> &'static str {
-    match base {
-        op::OpTypeFloat => "float",
-        op::OpTypeInt => "int",
-        _ => "bool",
     }
 }
 
