@@ -32,6 +32,7 @@ mod ids;
 mod image_operands;
 mod images;
 mod interfaces;
+mod invalid_types;
 mod layout;
 mod limits;
 mod locations;
@@ -261,6 +262,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
+        &|r| invalid_types::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {

@@ -331,15 +331,8 @@ impl Checker<'_, '_> {
                 }
             }
             op::OpDot => {
-                let ok = shape(m, rt).is_some_and(|r| r.base == op::OpTypeFloat && r.count == 1)
-                    && self.operand_type(2) == self.operand_type(3)
-                    && shape(m, self.operand_type(2)).is_some_and(|s| s.count > 1 && s.scalar == rt);
-                if !ok {
-                    self.fail(
-                        rep,
-                        "Expected float vector operands of the same type whose component type is Result Type: Dot"
-                            .into(),
-                    );
+                if let Some(message) = super::arithmetics::dot(m, self.i, self.caps, rep) {
+                    self.fail(rep, message);
                 }
             }
             _ if super::numeric_conversions::covers(opc) => {
@@ -522,17 +515,19 @@ impl Checker<'_, '_> {
                 let Some(v) = float_vector(self.operand_type(2)) else {
                     return self.fail(rep, format!("Expected float vector type as left operand: {name}"));
                 };
-                let matrix = self.operand_type(3);
-                if !self.float_matrix(matrix) {
-                    return self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+                if r.scalar != v.scalar {
+                    return self
+                        .fail(rep, format!("Expected component types of Result Type and vector to be equal: {name}"));
                 }
-                let Some(column) = m.def_word(matrix, 2).and_then(|c| shape(m, c)) else { return };
+                let matrix = self.operand_type(3);
+                let column = m.def_word(matrix, 2).and_then(|c| shape(m, c));
+                let Some(column) = column.filter(|_| m.def_opcode(matrix) == Some(op::OpTypeMatrix)) else {
+                    return self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+                };
                 let message = if r.scalar != column.scalar {
                     "Expected component types of Result Type and matrix to be equal"
                 } else if m.def_word(matrix, 3) != Some(r.count) {
                     "Expected number of columns of the matrix to be equal to Result Type vector size"
-                } else if v.scalar != column.scalar {
-                    "Expected component types of the operands to be equal"
                 } else if column.count != v.count {
                     "Expected number of rows of the matrix to be equal to the vector operand size"
                 } else {
