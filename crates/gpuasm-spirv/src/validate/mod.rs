@@ -46,6 +46,7 @@ mod non_uniform;
 mod numeric_conversions;
 mod opencl;
 mod operands;
+mod raw_access_chains;
 mod small_types;
 mod storage_models;
 mod structure;
@@ -256,6 +257,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
+        &|r| raw_access_chains::check(module, r),
         &|r| operands::check(module, options.target_env, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
