@@ -468,7 +468,7 @@ impl Checker<'_, '_> {
                 let composite = self.operand_type(3);
                 if composite != rt {
                     return self
-                        .fail(rep, "The Result Type must be the same as Composite type in OpCompositeInsert".into());
+                        .fail(rep, format!("The Result Type must be the same as Composite type in OpCompositeInsert yielding Result Id {rt}."));
                 }
                 let indexes: Vec<u32> = (4..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
                 let object = self.operand_type(2);
@@ -627,16 +627,22 @@ impl Checker<'_, '_> {
                     self.fail(rep, format!("Expected total number of given components to be equal to the size of Result Type vector: {} instead of {total}", r.count));
                 }
             }
-            Some(op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray) => {
+            Some(kind @ (op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray)) => {
+                // Arrays of specialised length have no count to check.
                 let Some(count) = m.element_count(rt) else { return };
+                let (elements, element) = match kind {
+                    op::OpTypeMatrix => ("columns of Result Type matrix", "column type Result Type matrix"),
+                    op::OpTypeArray => ("elements of Result Type array", "column type Result Type array"),
+                    _ => ("members of Result Type struct", "corresponding member type of Result Type struct"),
+                };
                 if count as usize != parts.len() {
                     return self.fail(
                         rep,
-                        "Constituent count does not match Result Type's element count: CompositeConstruct".into(),
+                        format!("Expected total number of Constituents to be equal to the number of {elements}"),
                     );
                 }
                 if parts.iter().enumerate().any(|(k, &t)| Some(t) != m.element_type(rt, k)) {
-                    self.fail(rep, "Expected Constituent type to be equal to the corresponding element of Result Type: CompositeConstruct".into());
+                    self.fail(rep, format!("Expected Constituent type to be equal to the {element}"));
                 }
             }
             _ => {}
@@ -1006,15 +1012,45 @@ impl Checker<'_, '_> {
     /// reach `want`.
     fn indexed(&self, rep: &mut Report, mut ty: u32, indexes: &[u32], want: u32) {
         let m = self.m;
+        let name = self.name();
+        if indexes.is_empty() {
+            return self.fail(rep, format!("Expected at least one index to Op{name}, zero found"));
+        }
+        if indexes.len() > 255 {
+            let n = indexes.len();
+            return self.fail(rep, format!("The number of indexes in Op{name} may not exceed 255. Found {n} indexes."));
+        }
         for &index in indexes {
-            match m.def_opcode(ty) {
-                Some(op::OpTypeStruct | op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray) => {}
+            let count = m.element_count(ty);
+            let message = match m.def_opcode(ty) {
+                Some(op::OpTypeVector) => format!(
+                    "Vector access is out of bounds, vector size is {}, but access index is {index}",
+                    count.unwrap_or(0)
+                ),
+                Some(op::OpTypeMatrix) => format!(
+                    "Matrix access is out of bounds, matrix has {} columns, but access index is {index}",
+                    count.unwrap_or(0)
+                ),
+                // Arrays of specialised length have no bound to check.
+                Some(op::OpTypeArray) => format!(
+                    "Array access is out of bounds, array size is {}, but access index is {index}",
+                    count.unwrap_or(0)
+                ),
+                Some(op::OpTypeStruct) => {
+                    let n = count.unwrap_or(0);
+                    format!(
+                        "Index is out of bounds, can not find index {index} in the structure <id> '{ty}'. This \
+                         structure has {n} members. Largest valid index is {}.",
+                        n as i64 - 1
+                    )
+                }
                 // No bound to check: the element type is the second word.
                 Some(
                     op::OpTypeRuntimeArray
                     | op::OpTypeNodePayloadArrayAMDX
                     | op::OpTypeCooperativeMatrixKHR
-                    | op::OpTypeCooperativeMatrixNV,
+                    | op::OpTypeCooperativeMatrixNV
+                    | op::OpTypeCooperativeVectorNV,
                 ) => {
                     let Some(next) = m.def_word(ty, 2) else { return };
                     ty = next;
@@ -1025,13 +1061,9 @@ impl Checker<'_, '_> {
                     return self
                         .fail(rep, "Reached non-composite type while indexes still remain to be traversed.".into());
                 }
-            }
-            // Arrays of specialised length have no bound to check.
-            if index >= m.element_count(ty).unwrap_or(u32::MAX) {
-                return self.fail(
-                    rep,
-                    format!("Index is out of bounds: {} can not find index {index} into the composite", self.name()),
-                );
+            };
+            if index >= count.unwrap_or(u32::MAX) {
+                return self.fail(rep, message);
             }
             let Some(next) = m.element_type(ty, index as usize) else { return };
             ty = next;
