@@ -4,7 +4,9 @@
 //! spirv-val's words and order (validate_arithmetics.cpp).
 
 use super::module::Module;
-use crate::grammar::op;
+use super::operands::shape;
+use super::Report;
+use crate::grammar::{capability, fp_encoding, op};
 
 /// (rows, columns, column type, component type) of a matrix type.
 fn matrix(m: &Module, ty: u32) -> Option<(u32, u32, u32, u32)> {
@@ -105,4 +107,32 @@ pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// OpDot: a float scalar result (a bfloat16 one needs
+/// BFloat16DotProductKHR), float vector operands of that component type
+/// and of one size.
+pub(super) fn dot(m: &Module, i: usize, caps: &rustc_hash::FxHashSet<u32>, r: &mut Report) -> Option<String> {
+    let rt = m.insts[i].result_type;
+    if m.def_opcode(rt) != Some(op::OpTypeFloat) {
+        return Some("Expected float scalar type as Result Type: Dot".into());
+    }
+    if m.def_word(rt, 3) == Some(fp_encoding::BFloat16KHR) && !caps.contains(&capability::BFloat16DotProductKHR) {
+        return Some(format!("OpDot Result Type <id> {}requires BFloat16DotProductKHR be declared.", r.id(rt)));
+    }
+    let mut size = None;
+    for k in 2..m.operands(i).len() {
+        let ty = m.type_of(m.word(i, k));
+        let Some(v) = shape(m, ty).filter(|s| s.base == op::OpTypeFloat && m.def_opcode(ty) == Some(op::OpTypeVector))
+        else {
+            return Some(format!("Expected float vector as operand: Dot operand index {k}"));
+        };
+        if v.scalar != rt {
+            return Some(format!("Expected component type to be equal to Result Type: Dot operand index {k}"));
+        }
+        if *size.get_or_insert(v.count) != v.count {
+            return Some("Expected operands to have the same number of components: Dot".into());
+        }
+    }
+    None
 }

@@ -15,6 +15,7 @@
 mod annotations;
 mod arithmetics;
 mod atomics;
+mod bit_fields;
 mod block_layout;
 mod builtins;
 mod capabilities;
@@ -35,17 +36,23 @@ mod ids;
 mod image_operands;
 mod images;
 mod interfaces;
+mod invalid_types;
 mod layout;
 mod limits;
 mod locations;
 mod logical_pointers;
+mod logicals;
 mod memory;
 mod memory_semantics;
+mod misc;
 mod modes;
 pub mod module;
+mod non_uniform;
+mod numeric_conversions;
 mod opencl;
 mod operands;
 mod scopes;
+mod raw_access_chains;
 mod small_types;
 mod stage_ops;
 mod storage_models;
@@ -261,7 +268,8 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
-        &|r| operands::check(module, r),
+        &|r| raw_access_chains::check(module, r),
+        &|r| operands::check(module, options.target_env, r),
         &|r| atomics::check(module, options.target_env, r),
         &|r| scopes::check(module, options.target_env, r),
         &|r| stage_ops::check(module, options.target_env, r),
@@ -273,6 +281,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
+        &|r| invalid_types::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {

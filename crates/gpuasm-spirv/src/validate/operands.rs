@@ -6,6 +6,7 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op, OperandKind};
+use crate::TargetEnv;
 
 /// A scalar or vector of numbers or booleans.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -27,7 +28,7 @@ fn is_int32(m: &Module, ty: u32) -> bool {
 
 /// The value of a 32-bit integer constant as spirv-val evaluates it
 /// (OpConstantNull is 0; specialization constants are not constant).
-fn int32_constant(m: &Module, id: u32) -> Option<u32> {
+pub(super) fn int32_constant(m: &Module, id: u32) -> Option<u32> {
     match m.def_opcode(id)? {
         op::OpConstant => m.def_word(id, 3),
         op::OpConstantNull => Some(0),
@@ -85,11 +86,16 @@ struct Checker<'a, 'w> {
     psb_bitcasts: bool,
     /// Declared and implied capabilities.
     caps: &'a rustc_hash::FxHashSet<u32>,
+    env: TargetEnv,
 }
 
 impl Checker<'_, '_> {
     fn name(&self) -> &'static str {
         &self.m.insts[self.i].info.name[2..]
+    }
+
+    fn vulkan(&self) -> bool {
+        matches!(self.env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
     }
 
     fn fail(&self, rep: &mut Report, message: String) {
@@ -222,8 +228,16 @@ impl Checker<'_, '_> {
             return;
         }
         let name = self.name();
+        let before = rep.errors.len();
         self.scopes(rep);
         match opc {
+            op::OpUndef | op::OpReadClockKHR | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR
+                if rep.errors.len() == before =>
+            {
+                if let Some(message) = super::misc::problem(m, self.i, self.env) {
+                    self.fail(rep, message);
+                }
+            }
             op::OpFAdd
             | op::OpFSub
             | op::OpFMul
@@ -279,24 +293,14 @@ impl Checker<'_, '_> {
                 }
             }
             op::OpDot => {
-                let ok = shape(m, rt).is_some_and(|r| r.base == op::OpTypeFloat && r.count == 1)
-                    && self.operand_type(2) == self.operand_type(3)
-                    && shape(m, self.operand_type(2)).is_some_and(|s| s.count > 1 && s.scalar == rt);
-                if !ok {
-                    self.fail(
-                        rep,
-                        "Expected float vector operands of the same type whose component type is Result Type: Dot"
-                            .into(),
-                    );
+                if let Some(message) = super::arithmetics::dot(m, self.i, self.caps, rep) {
+                    self.fail(rep, message);
                 }
             }
-            op::OpConvertFToU | op::OpConvertFToS | op::OpConvertSToF | op::OpConvertUToF => {
-                let (out, input) = if matches!(opc, op::OpConvertFToU | op::OpConvertFToS) {
-                    (op::OpTypeInt, op::OpTypeFloat)
-                } else {
-                    (op::OpTypeFloat, op::OpTypeInt)
-                };
-                self.conversion(rep, out, input, false);
+            _ if super::numeric_conversions::covers(opc) => {
+                if let Some(message) = super::numeric_conversions::problem(m, self.i) {
+                    self.fail(rep, message);
+                }
             }
             op::OpPtrEqual | op::OpPtrNotEqual | op::OpPtrDiff
                 if m.addressing_model() == Some(crate::grammar::addressing_model::Logical)
@@ -310,12 +314,26 @@ impl Checker<'_, '_> {
             }
             op::OpConvertPtrToU | op::OpConvertUToPtr => {
                 if let Some(message) = self.pointer_int_conversion() {
-                    self.fail(rep, format!("{message}: {name}"));
+                    // The Vulkan rules name no instruction.
+                    let message =
+                        if message.starts_with("[VUID") { message.into() } else { format!("{message}: {name}") };
+                    self.fail(rep, message);
                 }
             }
-            op::OpUConvert | op::OpSConvert => self.conversion(rep, op::OpTypeInt, op::OpTypeInt, true),
-            op::OpFConvert => self.conversion(rep, op::OpTypeFloat, op::OpTypeFloat, true),
-            _ if inst.info.class == "Relational_and_Logical" => self.relational(rep),
+            _ if inst.info.class == "Relational_and_Logical" => {
+                if let Some(message) = super::logicals::problem(m, self.i, self.caps) {
+                    self.fail(rep, message);
+                }
+            }
+            op::OpBitFieldInsert
+            | op::OpBitFieldSExtract
+            | op::OpBitFieldUExtract
+            | op::OpBitReverse
+            | op::OpBitCount => {
+                if let Some(message) = super::bit_fields::problem(m, self.i, self.vulkan()) {
+                    self.fail(rep, message);
+                }
+            }
             op::OpCompositeExtract => {
                 let composite = self.operand_type(2);
                 let indexes: Vec<u32> = (3..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
@@ -348,58 +366,19 @@ impl Checker<'_, '_> {
                 let composite = self.operand_type(3);
                 if composite != rt {
                     return self
-                        .fail(rep, "The Result Type must be the same as Composite type in OpCompositeInsert".into());
+                        .fail(rep, format!("The Result Type must be the same as Composite type in OpCompositeInsert yielding Result Id {rt}."));
                 }
                 let indexes: Vec<u32> = (4..m.operands(self.i).len()).map(|k| m.word(self.i, k)).collect();
                 let object = self.operand_type(2);
                 self.indexed(rep, composite, &indexes, object);
             }
             op::OpVectorShuffle => self.vector_shuffle(rep),
-            _ if same_type_group_op(m.insts[self.i].info.name) => self.group(rep),
-            op::OpGroupNonUniformAll | op::OpGroupNonUniformAny | op::OpGroupNonUniformBallot => {
-                let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
-                let ballot = opc == op::OpGroupNonUniformBallot;
-                let result_ok = if ballot {
-                    shape(m, rt)
-                        .is_some_and(|s| s.base == op::OpTypeInt && s.count == 4 && m.def_word(s.scalar, 3) == Some(0))
-                } else {
-                    bool_scalar(rt)
-                };
-                if !result_ok {
-                    let message = if ballot {
-                        "Result must be a 4-component unsigned integer vector"
-                    } else {
-                        "Result must be a boolean scalar type"
-                    };
-                    self.fail(rep, message.into());
-                } else if !bool_scalar(self.operand_type(3)) {
-                    let message = if ballot {
-                        "Predicate must be a boolean scalar"
-                    } else {
-                        "Predicate must be a boolean scalar type"
-                    };
-                    self.fail(rep, message.into());
+            _ if super::non_uniform::covers(opc) && rep.errors.len() == before => {
+                if let Some(message) = super::non_uniform::problem(m, self.i, self.env) {
+                    self.fail(rep, message);
                 }
             }
-            op::OpGroupNonUniformBallotFindLSB
-            | op::OpGroupNonUniformBallotFindMSB
-            | op::OpGroupNonUniformInverseBallot
-            | op::OpGroupNonUniformBallotBitExtract
-            | op::OpGroupNonUniformBallotBitCount => {
-                if let Some(message) = self.ballot() {
-                    self.fail(rep, message.into());
-                }
-            }
-            op::OpGroupNonUniformAllEqual => {
-                if !shape(m, rt).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1) {
-                    self.fail(rep, "Result must be a boolean scalar type".into());
-                } else if shape(m, self.operand_type(3)).is_none() {
-                    self.fail(
-                        rep,
-                        "Value must be a scalar or vector of integer, floating-point, or boolean type".into(),
-                    );
-                }
-            }
+            _ if super::non_uniform::covers(opc) => {}
             op::OpMatrixTimesVector => {
                 let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
                 let Some(r) = float_vector(rt) else {
@@ -434,17 +413,19 @@ impl Checker<'_, '_> {
                 let Some(v) = float_vector(self.operand_type(2)) else {
                     return self.fail(rep, format!("Expected float vector type as left operand: {name}"));
                 };
-                let matrix = self.operand_type(3);
-                if !self.float_matrix(matrix) {
-                    return self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+                if r.scalar != v.scalar {
+                    return self
+                        .fail(rep, format!("Expected component types of Result Type and vector to be equal: {name}"));
                 }
-                let Some(column) = m.def_word(matrix, 2).and_then(|c| shape(m, c)) else { return };
+                let matrix = self.operand_type(3);
+                let column = m.def_word(matrix, 2).and_then(|c| shape(m, c));
+                let Some(column) = column.filter(|_| m.def_opcode(matrix) == Some(op::OpTypeMatrix)) else {
+                    return self.fail(rep, format!("Expected float matrix type as right operand: {name}"));
+                };
                 let message = if r.scalar != column.scalar {
                     "Expected component types of Result Type and matrix to be equal"
                 } else if m.def_word(matrix, 3) != Some(r.count) {
                     "Expected number of columns of the matrix to be equal to Result Type vector size"
-                } else if v.scalar != column.scalar {
-                    "Expected component types of the operands to be equal"
                 } else if column.count != v.count {
                     "Expected number of rows of the matrix to be equal to the vector operand size"
                 } else {
@@ -544,98 +525,25 @@ impl Checker<'_, '_> {
                     self.fail(rep, format!("Expected total number of given components to be equal to the size of Result Type vector: {} instead of {total}", r.count));
                 }
             }
-            Some(op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray) => {
+            Some(kind @ (op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray)) => {
+                // Arrays of specialised length have no count to check.
                 let Some(count) = m.element_count(rt) else { return };
+                let (elements, element) = match kind {
+                    op::OpTypeMatrix => ("columns of Result Type matrix", "column type Result Type matrix"),
+                    op::OpTypeArray => ("elements of Result Type array", "column type Result Type array"),
+                    _ => ("members of Result Type struct", "corresponding member type of Result Type struct"),
+                };
                 if count as usize != parts.len() {
                     return self.fail(
                         rep,
-                        "Constituent count does not match Result Type's element count: CompositeConstruct".into(),
+                        format!("Expected total number of Constituents to be equal to the number of {elements}"),
                     );
                 }
                 if parts.iter().enumerate().any(|(k, &t)| Some(t) != m.element_type(rt, k)) {
-                    self.fail(rep, "Expected Constituent type to be equal to the corresponding element of Result Type: CompositeConstruct".into());
+                    self.fail(rep, format!("Expected Constituent type to be equal to the {element}"));
                 }
             }
             _ => {}
-        }
-    }
-
-    /// Group operations whose Value has the result's type.
-    fn group(&self, rep: &mut Report) {
-        let m = self.m;
-        let info = m.insts[self.i].info;
-        let rt = m.insts[self.i].result_type;
-        for (k, spec) in info.operands.iter().enumerate() {
-            if k >= m.operands(self.i).len() {
-                break;
-            }
-            // spirv-val's names for the lane operand (the grammar now says
-            // "Invocation Id" where it says "Id").
-            let lane = match (info.opcode, spec.name) {
-                (op::OpGroupNonUniformRotateKHR, _) => None,
-                (_, "Invocation Id" | "Id") => Some("Id"),
-                (_, name @ ("Mask" | "Delta" | "Index")) => Some(name),
-                _ => None,
-            };
-            if spec.name == "Value" && self.operand_type(k) != rt {
-                return self.fail(rep, "The type of Value must match the Result type".into());
-            }
-            let Some(lane) = lane else { continue };
-            if !unsigned_scalar(m, self.operand_type(k)) {
-                return self.fail(rep, format!("{lane} must be an unsigned integer scalar"));
-            }
-            // Before 1.5 the lane read by a broadcast is fixed.
-            if matches!(info.opcode, op::OpGroupNonUniformBroadcast | op::OpGroupNonUniformQuadBroadcast)
-                && m.header.version_parts() < (1, 5)
-                && !m.def_opcode(m.word(self.i, k)).is_some_and(super::module::is_constant)
-            {
-                return self.fail(rep, format!("In SPIR-V 1.4 or earlier, {lane} must be a constant instruction"));
-            }
-        }
-    }
-
-    /// The instructions reading a ballot (a 4-component unsigned vector).
-    fn ballot(&self) -> Option<&'static str> {
-        let m = self.m;
-        let opc = m.insts[self.i].opcode();
-        let rt = m.insts[self.i].result_type;
-        let int_vector4 = |t: u32| {
-            shape(m, t).filter(|s| s.base == op::OpTypeInt && s.count == 4 && m.def_opcode(t) == Some(op::OpTypeVector))
-        };
-        let uint_scalar = |t: u32| unsigned_scalar(m, t);
-        let ballot = |t: u32| int_vector4(t).is_some_and(|s| m.def_word(s.scalar, 3) == Some(0));
-        let bool_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1);
-        const VALUE: &str = "Value must be a 4-component unsigned integer vector";
-        match opc {
-            op::OpGroupNonUniformBallotBitCount => {
-                if !uint_scalar(rt) {
-                    return Some("Expected Result Type to be an unsigned integer type scalar.");
-                }
-                if int_vector4(self.operand_type(4)).is_none() {
-                    return Some("Expected Value to be a vector of four components of integer type scalar");
-                }
-                None
-            }
-            op::OpGroupNonUniformBallotFindLSB | op::OpGroupNonUniformBallotFindMSB => {
-                if !uint_scalar(rt) {
-                    Some("Result must be an unsigned integer scalar")
-                } else if !ballot(self.operand_type(3)) {
-                    Some(VALUE)
-                } else {
-                    None
-                }
-            }
-            _ => {
-                if !bool_scalar(rt) {
-                    Some("Result must be a boolean scalar")
-                } else if !ballot(self.operand_type(3)) {
-                    Some(VALUE)
-                } else if opc == op::OpGroupNonUniformBallotBitExtract && !uint_scalar(self.operand_type(4)) {
-                    Some("Id must be an unsigned integer scalar")
-                } else {
-                    None
-                }
-            }
         }
     }
 
@@ -647,14 +555,14 @@ impl Checker<'_, '_> {
         let input = self.operand_type(2);
         let is_pointer = |t: u32| matches!(m.def_opcode(t), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
         let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
-        let pointer = if m.insts[self.i].opcode() == op::OpConvertPtrToU {
+        let (pointer, integer) = if m.insts[self.i].opcode() == op::OpConvertPtrToU {
             if !unsigned_scalar(m, rt) {
                 return Some("Expected unsigned int scalar type as Result Type");
             }
             if !is_pointer(input) {
                 return Some("Expected input to be a pointer");
             }
-            input
+            (input, rt)
         } else {
             if !is_pointer(rt) {
                 return Some("Expected Result Type to be a pointer");
@@ -662,7 +570,7 @@ impl Checker<'_, '_> {
             if !int_scalar(input) {
                 return Some("Expected int scalar as input");
             }
-            rt
+            (rt, input)
         };
         match m.addressing_model() {
             Some(addressing_model::Logical) => Some("Logical addressing not supported"),
@@ -670,6 +578,18 @@ impl Checker<'_, '_> {
                 if m.def_word(pointer, 2) != Some(storage_class::PhysicalStorageBuffer) =>
             {
                 Some("Pointer storage class must be PhysicalStorageBuffer")
+            }
+            // VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710: addresses are 64-bit integers.
+            Some(addressing_model::PhysicalStorageBuffer64)
+                if self.vulkan() && shape(m, integer).is_some_and(|s| s.width != 64) =>
+            {
+                Some(if integer == rt {
+                    "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710] PhysicalStorageBuffer64 addressing mode \
+                     requires the result integer type to have a 64-bit width for Vulkan environment."
+                } else {
+                    "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-04710] PhysicalStorageBuffer64 addressing mode \
+                     requires the input integer to have a 64-bit width for Vulkan environment."
+                })
             }
             _ => None,
         }
@@ -955,83 +875,49 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn conversion(&self, rep: &mut Report, out: u16, input: u16, different_width: bool) {
-        let name = self.name();
-        let (Some(r), Some(a)) = (shape(self.m, self.m.insts[self.i].result_type), shape(self.m, self.operand_type(2)))
-        else {
-            return self.fail(rep, format!("Expected scalar or vector Result Type and input: {name}"));
-        };
-        if r.base != out {
-            self.fail(rep, format!("Expected {} scalar or vector type as Result Type: {name}", base_name(out)))
-        } else if a.base != input {
-            self.fail(rep, format!("Expected input to be {} scalar or vector: {name}", base_name(input)))
-        } else if a.count != r.count {
-            self.fail(rep, format!("Expected input to have the same dimension as Result Type: {name}"))
-        } else if different_width && a.width == r.width && !a.encoded && !r.encoded {
-            self.fail(rep, format!("Expected input to have different bit width from Result Type: {name}"))
-        }
-    }
-
-    fn relational(&self, rep: &mut Report) {
-        let m = self.m;
-        let opc = m.insts[self.i].opcode();
-        let rt = m.insts[self.i].result_type;
-        let name = self.name();
-        let Some(r) = shape(m, rt) else { return };
-        let operands: Vec<u32> = self.value_operands().map(|k| self.operand_type(k)).collect();
-        let all =
-            |base: u16| operands.iter().all(|&t| shape(m, t).is_some_and(|s| s.base == base && s.count == r.count));
-        let same = operands.windows(2).all(|w| w[0] == w[1]);
-        let ok = match opc {
-            op::OpSelect => {
-                let cond = shape(m, operands[0]);
-                cond.is_some_and(|c| c.base == op::OpTypeBool && (c.count == 1 || c.count == r.count))
-                    && operands[1] == rt
-                    && operands[2] == rt
-            }
-            op::OpAny | op::OpAll => {
-                r.count == 1 && shape(m, operands[0]).is_some_and(|s| s.base == op::OpTypeBool && s.count > 1)
-            }
-            op::OpLogicalEqual | op::OpLogicalNotEqual | op::OpLogicalOr | op::OpLogicalAnd | op::OpLogicalNot => {
-                operands.iter().all(|&t| t == rt)
-            }
-            op::OpIEqual
-            | op::OpINotEqual
-            | op::OpUGreaterThan
-            | op::OpSGreaterThan
-            | op::OpUGreaterThanEqual
-            | op::OpSGreaterThanEqual
-            | op::OpULessThan
-            | op::OpSLessThan
-            | op::OpULessThanEqual
-            | op::OpSLessThanEqual => {
-                all(op::OpTypeInt) && {
-                    let w: Vec<u32> = operands.iter().filter_map(|&t| shape(m, t)).map(|s| s.width).collect();
-                    w.windows(2).all(|p| p[0] == p[1])
-                }
-            }
-            op::OpIsNan | op::OpIsInf | op::OpIsFinite | op::OpIsNormal | op::OpSignBitSet => all(op::OpTypeFloat),
-            // The FOrd*/FUnord* comparisons, OpOrdered, OpUnordered, OpLessOrGreater.
-            _ => all(op::OpTypeFloat) && same,
-        };
-        if !ok {
-            self.fail(rep, format!("Expected operands of matching types for Result Type: {name}"));
-        }
-    }
-
     /// OpCompositeExtract/Insert: indexing `ty` by literal `indexes` must
     /// reach `want`.
     fn indexed(&self, rep: &mut Report, mut ty: u32, indexes: &[u32], want: u32) {
         let m = self.m;
+        let name = self.name();
+        if indexes.is_empty() {
+            return self.fail(rep, format!("Expected at least one index to Op{name}, zero found"));
+        }
+        if indexes.len() > 255 {
+            let n = indexes.len();
+            return self.fail(rep, format!("The number of indexes in Op{name} may not exceed 255. Found {n} indexes."));
+        }
         for &index in indexes {
-            match m.def_opcode(ty) {
-                Some(op::OpTypeStruct | op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray) => {}
+            let count = m.element_count(ty);
+            let message = match m.def_opcode(ty) {
+                Some(op::OpTypeVector) => format!(
+                    "Vector access is out of bounds, vector size is {}, but access index is {index}",
+                    count.unwrap_or(0)
+                ),
+                Some(op::OpTypeMatrix) => format!(
+                    "Matrix access is out of bounds, matrix has {} columns, but access index is {index}",
+                    count.unwrap_or(0)
+                ),
+                // Arrays of specialised length have no bound to check.
+                Some(op::OpTypeArray) => format!(
+                    "Array access is out of bounds, array size is {}, but access index is {index}",
+                    count.unwrap_or(0)
+                ),
+                Some(op::OpTypeStruct) => {
+                    let n = count.unwrap_or(0);
+                    format!(
+                        "Index is out of bounds, can not find index {index} in the structure <id> '{ty}'. This \
+                         structure has {n} members. Largest valid index is {}.",
+                        n as i64 - 1
+                    )
+                }
                 // No bound to check: the element type is the second word.
                 Some(
                     op::OpTypeRuntimeArray
                     | op::OpTypeNodePayloadArrayAMDX
                     | op::OpTypeCooperativeMatrixKHR
-                    | op::OpTypeCooperativeMatrixNV,
+                    | op::OpTypeCooperativeMatrixNV
+                    | op::OpTypeCooperativeVectorNV,
                 ) => {
                     let Some(next) = m.def_word(ty, 2) else { return };
                     ty = next;
@@ -1042,13 +928,9 @@ impl Checker<'_, '_> {
                     return self
                         .fail(rep, "Reached non-composite type while indexes still remain to be traversed.".into());
                 }
-            }
-            // Arrays of specialised length have no bound to check.
-            if index >= m.element_count(ty).unwrap_or(u32::MAX) {
-                return self.fail(
-                    rep,
-                    format!("Index is out of bounds: {} can not find index {index} into the composite", self.name()),
-                );
+            };
+            if index >= count.unwrap_or(u32::MAX) {
+                return self.fail(rep, message);
             }
             let Some(next) = m.element_type(ty, index as usize) else { return };
             ty = next;
@@ -1077,38 +959,6 @@ fn numeric32(m: &Module, t: u32, base: u16, count: u32) -> bool {
     shape(m, t).is_some_and(|s| {
         s.base == base && s.width == 32 && s.count == count && (count == 1 || m.def_opcode(t) == Some(op::OpTypeVector))
     })
-}
-
-fn same_type_group_op(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("OpGroupNonUniform") else { return false };
-    matches!(
-        rest,
-        "Broadcast"
-            | "BroadcastFirst"
-            | "Shuffle"
-            | "ShuffleXor"
-            | "ShuffleUp"
-            | "ShuffleDown"
-            | "IAdd"
-            | "FAdd"
-            | "IMul"
-            | "FMul"
-            | "SMin"
-            | "UMin"
-            | "FMin"
-            | "SMax"
-            | "UMax"
-            | "FMax"
-            | "BitwiseAnd"
-            | "BitwiseOr"
-            | "BitwiseXor"
-            | "LogicalAnd"
-            | "LogicalOr"
-            | "LogicalXor"
-            | "QuadBroadcast"
-            | "QuadSwap"
-            | "RotateKHR"
-    )
 }
 
 fn exotic_operand(m: &Module, i: usize, k: usize) -> bool {
@@ -1172,15 +1022,7 @@ fn phi(m: &Module, r: &mut Report, i: usize) {
     }
 }
 
-fn base_name(base: u16) -> &'static str {
-    match base {
-        op::OpTypeFloat => "float",
-        op::OpTypeInt => "int",
-        _ => "bool",
-    }
-}
-
-pub(crate) fn check(m: &Module, r: &mut Report) {
+pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     // The 8- and 16-bit rules apply to Shader modules that declare such types
     // for storage only.
     let caps = super::capabilities::with_implied(m);
@@ -1268,7 +1110,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             _ => {
                 let before = r.errors.len();
-                Checker { m, i, psb_bitcasts, caps: &caps }.check(r);
+                Checker { m, i, psb_bitcasts, caps: &caps, env }.check(r);
                 if shader && r.errors.len() == before {
                     if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
                         r.error(ErrorKind::OperandType, i, message);

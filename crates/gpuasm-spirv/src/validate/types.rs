@@ -243,13 +243,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         {
             r.error(ErrorKind::Capability, i, "Cannot form constants of 8- or 16-bit types");
         }
-        _ if inst.info.class == "Relational_and_Logical"
-            && inst.opcode() != op::OpSelect
-            && !is_bool_or_bool_vector(m, inst.result_type) =>
-        {
-            let name = &inst.info.name[2..];
-            r.error(ErrorKind::OperandType, i, format!("Expected bool scalar or vector type as Result Type: {name}"));
-        }
         op::OpFunctionCall => {
             let f = m.word(i, 2);
             if m.def_opcode(f) != Some(op::OpFunction) {
@@ -428,14 +421,6 @@ fn narrow_literal_ok(m: &Module, i: usize) -> bool {
         high == u32::MAX >> width
     } else {
         high == 0
-    }
-}
-
-fn is_bool_or_bool_vector(m: &Module, ty: u32) -> bool {
-    match m.def_opcode(ty) {
-        Some(op::OpTypeBool) => true,
-        Some(op::OpTypeVector) => m.def_word(ty, 2).is_some_and(|c| m.def_opcode(c) == Some(op::OpTypeBool)),
-        _ => false,
     }
 }
 
