@@ -311,6 +311,10 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
+    super::control_flow::check_maximal_reconvergence(m, r);
+    if !r.errors.is_empty() {
+        return;
+    }
     // Where each block-defined id lives: (function, block); and the
     // function of each parameter and block label, which no other function
     // may use.

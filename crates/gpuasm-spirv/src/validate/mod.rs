@@ -20,11 +20,14 @@ mod capabilities;
 mod cfg;
 mod clspv_reflection;
 mod composites;
+mod constructs;
+mod control_flow;
 mod conversions;
 mod debug_info;
 mod decorated_types;
 mod decorations;
 mod dominance;
+mod entry_points;
 mod glsl;
 mod graph;
 mod ids;
@@ -240,6 +243,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| cfg::check(module, r),
         &|r| capabilities::check(module, options, r),
         &|r| limits::check(module, limits, r),
+        &|r| entry_points::check_names(module, r),
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
@@ -251,6 +255,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
+        &|r| control_flow::check_loop_controls(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| glsl::check(module, r),
@@ -261,6 +266,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| {
             if vulkan {
                 locations::check(module, r)
+            }
+        },
+        &|r| {
+            if vulkan {
+                entry_points::check_recursion(module, r)
             }
         },
         &|r| dominance::check(module, limits, r),

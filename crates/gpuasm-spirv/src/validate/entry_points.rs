@@ -1,0 +1,72 @@
+//! Entry-point rules of the module as a whole (spec 2.16.1; Vulkan's
+//! VUID-StandaloneSpirv-None-04634):
+//! - no two OpEntryPoint share both a name and an execution model
+//!   (OpConditionalEntryPointINTEL may);
+//! - in Vulkan, no entry point's static call graph has a cycle.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::binary::literal_string_bytes;
+use crate::grammar::op;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Two OpEntryPoint with the same name and execution model (spirv-val
+/// checks this right after parsing, before the per-instruction rules).
+pub(crate) fn check_names(m: &Module, r: &mut Report) {
+    let mut seen: FxHashSet<(u32, &[u8])> = FxHashSet::default();
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let name = m.operands(i)[2];
+        let start = m.insts[i].offset + name.offset as usize;
+        let name = literal_string_bytes(&m.words[start..start + name.num_words as usize]);
+        if !seen.insert((m.word(i, 0), name)) {
+            r.error(ErrorKind::EntryPoint, i, "2 Entry points cannot share the same name and ExecutionMode.");
+            return;
+        }
+    }
+}
+
+/// Vulkan: an entry point reaching a function that calls itself, directly
+/// or not, is an error (reported at the entry point's OpFunction).
+pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
+    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut function = 0;
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpFunction => function = m.insts[i].result_id,
+            op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
+            _ => {}
+        }
+    }
+    // Peel functions whose callees are all peeled: what remains reaches a
+    // cycle.
+    let mut pending: FxHashMap<u32, usize> = calls.iter().map(|(&f, c)| (f, c.len())).collect();
+    let mut callers: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    for (&f, callees) in &calls {
+        for &g in callees {
+            callers.entry(g).or_default().push(f);
+        }
+    }
+    let mut leaves: Vec<u32> = callers.keys().copied().filter(|g| !pending.contains_key(g)).collect();
+    while let Some(g) = leaves.pop() {
+        for &f in callers.get(&g).into_iter().flatten() {
+            let left = pending.get_mut(&f).expect("a caller has calls");
+            *left -= 1;
+            if *left == 0 {
+                leaves.push(f);
+            }
+        }
+    }
+    let reaches_cycle = |f: u32| pending.get(&f).is_some_and(|&left| left > 0);
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let entry = m.word(i, 1);
+        if reaches_cycle(entry) {
+            let at = m.def_index(entry).unwrap_or(i);
+            r.error(
+                ErrorKind::EntryPoint,
+                at,
+                "[VUID-StandaloneSpirv-None-04634] Entry points may not have a call graph with cycles.",
+            );
+            return;
+        }
+    }
+}
