@@ -265,7 +265,10 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check(module, r),
         &|r| {
             if vulkan {
-                locations::check(module, r)
+                locations::check(module, r);
+                if r.errors.is_empty() {
+                    entry_points::check_interface_classes(module, r)
+                }
             }
         },
         &|r| {

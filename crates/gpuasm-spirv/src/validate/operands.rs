@@ -892,7 +892,11 @@ impl Checker<'_, '_> {
             "RayQueryGetIntersectionBarycentricsKHR" => intersection(3).or_else(|| {
                 (!f32x(rt, 2)).then_some("expected Result Type to be 32-bit float 2-component vector type")
             }),
-            _ => None,
+            "RayQueryGetIntersectionObjectToWorldKHR" | "RayQueryGetIntersectionWorldToObjectKHR" => {
+                intersection(3).or_else(|| ray_query_matrix(m, rt))
+            }
+            // SPV_NV_linear_swept_spheres and SPV_NV_cluster_acceleration_structure.
+            _ => ray_query_nv(m, name, rt).and_then(|result| intersection(3).or(result)),
         }
     }
 
@@ -1413,4 +1417,58 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             return;
         }
     }
+}
+
+/// The result of OpRayQueryGetIntersectionObjectToWorldKHR and
+/// WorldToObjectKHR: a matrix of 4 columns of 3-component 32-bit floats.
+fn ray_query_matrix(m: &Module, rt: u32) -> Option<&'static str> {
+    if m.def_opcode(rt) != Some(op::OpTypeMatrix) {
+        return Some("expected matrix type as Result Type");
+    }
+    if m.def_word(rt, 3) != Some(4) {
+        return Some("expected Result Type matrix to have a Column Count of 4");
+    }
+    let column = m.def_word(rt, 2).unwrap_or(0);
+    let component = m.def_word(column, 2).unwrap_or(0);
+    let float32 = m.def_opcode(component) == Some(op::OpTypeFloat) && m.def_word(component, 2) == Some(32);
+    (!float32 || m.def_word(column, 3) != Some(3))
+        .then_some("expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors")
+}
+
+/// The NV ray-query getters that take an intersection: `None` for other
+/// instructions, else what is wrong with the result type, if anything.
+fn ray_query_nv(m: &Module, name: &str, rt: u32) -> Option<Option<&'static str>> {
+    let float32 = |t: u32| m.def_opcode(t) == Some(op::OpTypeFloat) && m.def_word(t, 2) == Some(32);
+    let float = |t: u32| m.def_opcode(t) == Some(op::OpTypeFloat);
+    let element = m.def_word(rt, 2).unwrap_or(0);
+    let pair = m.def_opcode(rt) == Some(op::OpTypeArray) && m.constant_value(m.def_word(rt, 3).unwrap_or(0)) == Some(2);
+    let (ok, message) = match name {
+        "RayQueryGetClusterIdNV" => (
+            m.def_opcode(rt) == Some(op::OpTypeInt) && m.def_word(rt, 2) == Some(32),
+            "expected Result Type to be 32-bit int scalar type",
+        ),
+        "RayQueryGetIntersectionSpherePositionNV" => (
+            m.def_opcode(rt) == Some(op::OpTypeVector) && float32(element) && m.def_word(rt, 3) == Some(3),
+            "expected Result Type to be 32-bit float 3-component vector type",
+        ),
+        "RayQueryGetIntersectionLSSPositionsNV" => (
+            pair && m.def_opcode(element) == Some(op::OpTypeVector)
+                && float(m.def_word(element, 2).unwrap_or(0))
+                && m.def_word(element, 3) == Some(3),
+            "Expected 2 element array of 32-bit 3 component float point vector as Result Type: \
+             RayQueryGetIntersectionLSSPositionsNV",
+        ),
+        "RayQueryGetIntersectionLSSRadiiNV" => (
+            pair && float(element),
+            "Expected 32-bit floating point scalar as Result Type: RayQueryGetIntersectionLSSRadiiNV",
+        ),
+        "RayQueryGetIntersectionSphereRadiusNV" | "RayQueryGetIntersectionLSSHitValueNV" => {
+            (float32(rt), "expected Result Type to be 32-bit floating point scalar type")
+        }
+        "RayQueryIsSphereHitNV" | "RayQueryIsLSSHitNV" => {
+            (m.def_opcode(rt) == Some(op::OpTypeBool), "expected Result Type to be Boolean scalar type")
+        }
+        _ => return None,
+    };
+    Some((!ok).then_some(message))
 }
