@@ -39,6 +39,7 @@ mod limits;
 mod locations;
 mod logical_pointers;
 mod memory;
+mod mesh_builtins;
 mod modes;
 pub mod module;
 mod opencl;
