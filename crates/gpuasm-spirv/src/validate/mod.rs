@@ -44,6 +44,7 @@ mod modes;
 pub mod module;
 mod opencl;
 mod operands;
+mod phi;
 mod small_types;
 mod storage_models;
 mod structure;

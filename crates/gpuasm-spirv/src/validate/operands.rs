@@ -1282,33 +1282,6 @@ fn logically_match(m: &Module, a: u32, b: u32, depth: u32) -> bool {
     }
 }
 
-/// OpPhi: a value result, incoming values of its type, labels as parents.
-fn phi(m: &Module, r: &mut Report, i: usize) {
-    let rt = m.insts[i].result_type;
-    if m.def_opcode(rt) == Some(op::OpTypeVoid) {
-        return r.error(ErrorKind::OperandType, i, "OpPhi must not have void result type");
-    }
-    for k in 2..m.operands(i).len() {
-        let id = m.word(i, k);
-        if k % 2 == 0 {
-            let ty = m.type_of(id);
-            if ty != rt {
-                let (rt, id, ty) = (r.id(rt), r.id(id), r.id(ty));
-                let message =
-                    format!("OpPhi's result type <id> {rt} does not match incoming value <id> {id} type <id> {ty}.");
-                return r.error(ErrorKind::OperandType, i, message);
-            }
-        } else if m.def_opcode(id) != Some(op::OpLabel) {
-            let b = r.id(id);
-            return r.error(
-                ErrorKind::OperandType,
-                i,
-                format!("OpPhi's incoming basic block <id> {b} is not an OpLabel."),
-            );
-        }
-    }
-}
-
 fn base_name(base: u16) -> &'static str {
     match base {
         op::OpTypeFloat => "float",
@@ -1337,6 +1310,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     };
     let entry_points = targets(op::OpEntryPoint, 1);
     let called = targets(op::OpFunctionCall, 2);
+    let phis = super::phi::Phis::new(m);
     let mut param = 0;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
@@ -1374,7 +1348,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 param += 1;
             }
-            op::OpPhi => phi(m, r, i),
+            op::OpPhi => phis.check(m, r, i),
             op::OpArrayLength => {
                 let rt = inst.result_type;
                 let ok = m.def_opcode(rt) == Some(op::OpTypeInt)
