@@ -20,32 +20,100 @@ const EXCLUDE_DONT_UNROLL: &[(u32, &str)] =
 /// Loop controls whose literal operand comes before IterationMultiple's.
 const BEFORE_ITERATION_MULTIPLE: &[u32] = &[lc::DependencyLength, lc::MinIterations, lc::MaxIterations];
 
-/// The Loop Control operand of each OpLoopMerge (a per-instruction rule:
-/// spirv-val's control-flow pass).
-pub(crate) fn check_loop_controls(m: &Module, r: &mut Report) {
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpLoopMerge) {
-        let control = m.word(i, 2);
-        if control & lc::DontUnroll != 0 {
-            if let Some((_, name)) = EXCLUDE_DONT_UNROLL.iter().find(|(bit, _)| control & bit != 0) {
-                r.error(
-                    ErrorKind::StructuredControlFlow,
-                    i,
-                    format!("{name} and DontUnroll loop controls must not both be specified"),
-                );
-                continue;
-            }
+/// The branch and merge instructions' own operands, in instruction order
+/// (spirv-val's control-flow pass): targets are labels, a boolean condition
+/// with 0 or 2 branch weights, an integer selector, and the loop merge's
+/// blocks and controls.
+pub(crate) fn check_instructions(m: &Module, r: &mut Report) {
+    let mut block = 0;
+    for i in 0..m.insts.len() {
+        let opcode = m.insts[i].opcode();
+        if opcode == op::OpLabel {
+            block = m.insts[i].result_id;
         }
-        if control & lc::IterationMultiple != 0 {
-            let k = 3 + BEFORE_ITERATION_MULTIPLE.iter().filter(|&&bit| control & bit != 0).count();
-            if k >= m.operands(i).len() || m.word(i, k) == 0 {
-                r.error(
-                    ErrorKind::StructuredControlFlow,
-                    i,
-                    "IterationMultiple loop control operand must be greater than zero",
-                );
-            }
+        if let Some(message) = problem(m, i, opcode, block, r) {
+            r.error(ErrorKind::StructuredControlFlow, i, message);
+            return;
         }
     }
+}
+
+fn problem(m: &Module, i: usize, opcode: u16, block: u32, r: &mut Report) -> Option<String> {
+    let label = |k: usize| m.def_opcode(m.word(i, k)) == Some(op::OpLabel);
+    let n = m.operands(i).len();
+    match opcode {
+        op::OpBranch if !label(0) => {
+            Some("'Target Label' operands for OpBranch must be the ID of an OpLabel instruction".into())
+        }
+        op::OpBranchConditional => {
+            if n != 3 && n != 5 {
+                return Some("OpBranchConditional requires either 3 or 5 parameters".into());
+            }
+            let condition = m.type_of(m.word(i, 0));
+            let boolean = m.def_opcode(condition) == Some(op::OpTypeBool);
+            if !boolean {
+                return Some("Condition operand for OpBranchConditional must be of boolean type".into());
+            }
+            if !label(1) {
+                return Some(
+                    "The 'True Label' operand for OpBranchConditional must be the ID of an OpLabel instruction".into(),
+                );
+            }
+            if !label(2) {
+                return Some(
+                    "The 'False Label' operand for OpBranchConditional must be the ID of an OpLabel instruction".into(),
+                );
+            }
+            (m.header.version_parts() >= (1, 6) && m.word(i, 1) == m.word(i, 2))
+                .then(|| "In SPIR-V 1.6 or later, True Label and False Label must be different labels".into())
+        }
+        op::OpSwitch => {
+            if m.def_opcode(m.type_of(m.word(i, 0))) != Some(op::OpTypeInt) {
+                return Some("Selector type must be OpTypeInt".into());
+            }
+            if !label(1) {
+                return Some("Default must be an OpLabel instruction".into());
+            }
+            (3..n)
+                .step_by(2)
+                .any(|k| !label(k))
+                .then(|| "'Target Label' operands for OpSwitch must be IDs of an OpLabel instruction".into())
+        }
+        op::OpLoopMerge => {
+            let (merge, cont) = (m.word(i, 0), m.word(i, 1));
+            if !label(0) {
+                return Some(format!("Merge Block {} must be an OpLabel", r.id(merge)));
+            }
+            if merge == block {
+                return Some("Merge Block may not be the block containing the OpLoopMerge\n".into());
+            }
+            if !label(1) {
+                return Some(format!("Continue Target {} must be an OpLabel", r.id(cont)));
+            }
+            if merge == cont {
+                return Some("Merge Block and Continue Target must be different ids".into());
+            }
+            loop_control_problem(m, i)
+        }
+        _ => None,
+    }
+}
+
+/// The Loop Control operand of an OpLoopMerge.
+fn loop_control_problem(m: &Module, i: usize) -> Option<String> {
+    let control = m.word(i, 2);
+    if control & lc::DontUnroll != 0 {
+        if let Some((_, name)) = EXCLUDE_DONT_UNROLL.iter().find(|(bit, _)| control & bit != 0) {
+            return Some(format!("{name} and DontUnroll loop controls must not both be specified"));
+        }
+    }
+    if control & lc::IterationMultiple != 0 {
+        let k = 3 + BEFORE_ITERATION_MULTIPLE.iter().filter(|&&bit| control & bit != 0).count();
+        if k >= m.operands(i).len() || m.word(i, k) == 0 {
+            return Some("IterationMultiple loop control operand must be greater than zero".into());
+        }
+    }
+    None
 }
 
 /// SPV_KHR_maximal_reconvergence's rules (after the structured checks, as

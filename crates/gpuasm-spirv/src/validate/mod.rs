@@ -257,7 +257,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| operands::check(module, r),
-        &|r| control_flow::check_loop_controls(module, r),
+        &|r| control_flow::check_instructions(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| glsl::check(module, r),

@@ -230,10 +230,6 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn scalar_operand(&self, k: usize, base: u16) -> bool {
-        shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
-    }
-
     fn value_operands(&self) -> std::ops::Range<usize> {
         2..self.m.operands(self.i).len()
     }
@@ -609,15 +605,6 @@ impl Checker<'_, '_> {
                 if self.operand_type(2) != rt {
                     self.fail(rep, format!("Expected P type and Result Type to be the same: {name}"));
                 }
-            }
-            op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
-                self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
-            }
-            op::OpBranchConditional if m.header.version_parts() >= (1, 6) && m.word(self.i, 1) == m.word(self.i, 2) => {
-                self.fail(rep, "In SPIR-V 1.6 or later, True Label and False Label must be different labels".into());
-            }
-            op::OpSwitch if !self.scalar_operand(0, op::OpTypeInt) => {
-                self.fail(rep, "Selector type must be OpTypeInt".into());
             }
             _ => {}
         }
