@@ -10,10 +10,10 @@
 //! class checked, and every use inside a function has the execution models
 //! of the entry points that reach that function checked, as spirv-val does.
 //!
-//! Not covered: the per-primitive (MeshEXT) interface rules of Layer,
-//! ViewportIndex, PrimitiveId, CullPrimitiveEXT and PrimitiveShadingRateKHR,
-//! array sizes against OutputPrimitivesEXT, and the storage-class-per-stage
-//! rules of ClipDistance, CullDistance and TessLevel*.
+//! The per-primitive rules of MeshEXT shaders are in [`super::mesh_builtins`].
+//!
+//! Not covered: the storage-class-per-stage rules of ClipDistance,
+//! CullDistance and TessLevel*.
 
 use super::module::{is_constant, Module};
 use super::{ErrorKind, Report};
@@ -78,6 +78,10 @@ enum TypeAt {
     /// At each use in a function no MeshEXT entry point reaches, once: a
     /// variable (not a block member) may add an outer array.
     NonMesh,
+    /// As `NonMesh`, without the outer array.
+    NonMeshScalar,
+    /// Only the per-primitive rules of MeshEXT (CullPrimitiveEXT).
+    MeshOnly,
 }
 
 struct Rule {
@@ -255,6 +259,33 @@ static RULES: &[Rule] = &[
         );
         r.type_at = TypeAt::NonMesh;
         r.glued = true;
+        r
+    },
+    {
+        let mut r = rule(
+            bi::CullPrimitiveEXT,
+            Bool,
+            "bool scalar",
+            [7034, 7035, 7036],
+            Output,
+            Models::Only(&[em::MeshEXT], "MeshEXT execution model."),
+        );
+        r.type_at = TypeAt::MeshOnly;
+        r
+    },
+    {
+        let mut r = rule(
+            bi::PrimitiveShadingRateKHR,
+            I32,
+            INT,
+            [4484, 4485, 4486],
+            Output,
+            Models::Only(
+                &[em::Vertex, em::Geometry, em::MeshNV, em::MeshEXT],
+                "Vertex, Geometry, MeshNV or MeshEXT execution models.",
+            ),
+        );
+        r.type_at = TypeAt::NonMeshScalar;
         r
     },
     mesh_indices(bi::PrimitivePointIndicesEXT, I32Arr, "32-bit int array", [7041, 7043, 7044]),
@@ -449,6 +480,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     decorated.sort_by_key(|d| (d.0, d.1.map_or(-1, i64::from), d.2));
     decorated.dedup();
     let caps = super::capabilities::with_implied(m);
+    let mut eps = super::mesh_builtins::EntryPoints::read(m);
     let mut pending: FxHashMap<u32, Vec<Pending>> = FxHashMap::default();
     for &(target, member, built_in) in &decorated {
         let Some(&at) = m.defs.get(&target) else { continue };
@@ -468,12 +500,20 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
         } else if let Some(message) = definition_error(m, d) {
             r.error(ErrorKind::BuiltIn, at, message);
             return;
+        } else {
+            let underlying = underlying_type(m, d);
+            let desc = definition_desc(m, d);
+            let decl = super::mesh_builtins::Decl { at, built_in, underlying: &underlying, desc: &desc };
+            if let Some(message) = super::mesh_builtins::definition_error(m, &mut eps, &decl) {
+                r.error(ErrorKind::BuiltIn, at, message);
+                return;
+            }
         }
         if !vulkan {
             continue;
         }
         let seed = Pending { d, referenced: at };
-        if let Some(message) = reference_error(m, &caps, seed, at, None) {
+        if let Some(message) = reference_error(m, &caps, &eps, seed, at, None) {
             r.error(ErrorKind::BuiltIn, at, message);
             return;
         }
@@ -504,7 +544,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             seen.push(id);
             let Some(checks) = pending.get(&id).cloned() else { continue };
             for p in checks {
-                if let Some(message) = reference_error(m, &caps, p, i, function) {
+                if let Some(message) = reference_error(m, &caps, &eps, p, i, function) {
                     r.error(ErrorKind::BuiltIn, i, message);
                     return;
                 }
@@ -646,7 +686,7 @@ fn definition_error(m: &Module, d: Decorated) -> Option<String> {
     }
     match d.rule.type_at {
         TypeAt::Definition => type_error(m, d, false),
-        TypeAt::Reference(_) | TypeAt::NonMesh => None,
+        TypeAt::Reference(_) | TypeAt::NonMesh | TypeAt::NonMeshScalar | TypeAt::MeshOnly => None,
     }
 }
 
@@ -705,6 +745,7 @@ fn workgroup_size_error(m: &Module, d: Decorated, vulkan: bool) -> Option<String
 fn reference_error(
     m: &Module,
     caps: &FxHashSet<u32>,
+    eps: &super::mesh_builtins::EntryPoints,
     p: Pending,
     from: usize,
     function: Option<(u32, &[u32])>,
@@ -762,8 +803,22 @@ fn reference_error(
             id_desc(m, from)
         ));
     }
-    if rule.type_at == TypeAt::NonMesh && !models.contains(&em::MeshEXT) {
-        if let Some(message) = type_error(m, p.d, p.d.member.is_none()) {
+    if models.contains(&em::MeshEXT) && super::mesh_builtins::is_per_primitive(rule.built_in) {
+        let underlying = underlying_type(m, p.d);
+        let desc = definition_desc(m, p.d);
+        let decl =
+            super::mesh_builtins::Decl { at: p.d.at, built_in: rule.built_in, underlying: &underlying, desc: &desc };
+        if let Some(message) = super::mesh_builtins::interface_error(m, eps, &decl) {
+            return Some(message);
+        }
+    }
+    let arrayed = match rule.type_at {
+        TypeAt::NonMesh => Some(p.d.member.is_none()),
+        TypeAt::NonMeshScalar => Some(false),
+        _ => None,
+    };
+    if let Some(arrayed) = arrayed.filter(|_| !models.contains(&em::MeshEXT)) {
+        if let Some(message) = type_error(m, p.d, arrayed) {
             return Some(message);
         }
     }

@@ -110,7 +110,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(
                         ErrorKind::FunctionStructure,
                         i,
-                        "OpReturn can only be called from a function with void return type",
+                        "OpReturn can only be called from a function with void return type.",
                     );
                 }
                 if opc == op::OpReturnValue && void_return {
@@ -119,17 +119,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                         i,
                         "OpReturnValue cannot be called from a function with void return type",
                     );
-                }
-                for (k, id) in m.id_operands(i) {
-                    let target = match opc {
-                        op::OpBranch => k == 0,
-                        op::OpBranchConditional => k == 1 || k == 2,
-                        op::OpSwitch => k == 1 || (k >= 3 && k % 2 == 1),
-                        _ => false,
-                    };
-                    if target && m.def_opcode(id) != Some(op::OpLabel) {
-                        r.error(ErrorKind::FunctionStructure, i, format!("branch target {id} is not a label"));
-                    }
                 }
                 state = State::AfterTerminator;
             }
@@ -206,7 +195,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
     }
     if state != State::Outside {
-        r.module_error(ErrorKind::FunctionStructure, "missing OpFunctionEnd at end of module");
+        r.module_error(ErrorKind::FunctionStructure, "Missing OpFunctionEnd at end of module.");
     }
     merge_instructions(m, r);
 }

@@ -322,6 +322,10 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
+    super::control_flow::check_maximal_reconvergence(m, r);
+    if !r.errors.is_empty() {
+        return;
+    }
     // Where each instruction stands, by instruction index (ids are looked
     // up through the module's definitions, no map of their own).
     let mut place = vec![Place::Elsewhere; m.insts.len()];
@@ -337,6 +341,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
+    let mut phi_error: Option<(usize, String)> = None;
     for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
         let Some(Graph { block_index, idom, .. }) = graph else { continue };
         let tree = DomTree::new(idom);
@@ -378,16 +383,19 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             continue;
                         }
                         let parent = m.word(i, k + 1);
+                        // In a reachable block, a reachable parent must be
+                        // dominated by the value's block, even one nothing
+                        // reaches (checked after every other use, as
+                        // spirv-val does).
                         if let Some(&pb) = block_index.get(&parent) {
-                            if reachable(db) && reachable(pb) && !tree.dominates(db, pb) {
+                            let dominated = db == pb || (reachable(db) && tree.dominates(db, pb));
+                            if reachable(b) && reachable(pb) && !dominated && phi_error.is_none() {
                                 let (name, p) = (r.id(id), r.id(parent));
                                 let this = r.id(inst.result_id);
-                                r.error(
-                                    ErrorKind::Dominance,
+                                phi_error = Some((
                                     i,
                                     format!("In OpPhi instruction {this}, ID {name} definition does not dominate its parent {p}"),
-                                );
-                                return;
+                                ));
                             }
                         }
                     } else if reachable(db) && reachable(b) && db != b && !tree.dominates(db, b) {
@@ -404,5 +412,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 }
             }
         }
+    }
+    if let Some((i, message)) = phi_error {
+        r.error(ErrorKind::Dominance, i, message);
     }
 }

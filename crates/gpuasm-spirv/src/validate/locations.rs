@@ -173,7 +173,8 @@ impl Ctx<'_> {
         let set = if index == Some(1) { index1 } else { locations };
         for a in 0..array_size {
             let at = location.wrapping_add(num_locations.wrapping_mul(a));
-            if at >= MAX_LOCATIONS / 4 {
+            // spirv-val's 32-bit arithmetic: a location past 2^30 wraps.
+            if at.wrapping_mul(4) >= MAX_LOCATIONS {
                 break;
             }
             self.claim(set, (ep, is_output), at, component, num_locations, num_components)?;
@@ -217,13 +218,13 @@ impl Ctx<'_> {
             let num_locations = self.consumed_locations(member, at_type)?;
             let num_components = self.consumed_components(member);
             let component = member_components.get(&k).copied().unwrap_or(0);
-            if location.saturating_mul(4) >= MAX_LOCATIONS {
+            if location.wrapping_mul(4) >= MAX_LOCATIONS {
                 continue;
             }
             if m.def_opcode(member) == Some(op::OpTypeArray) && (1..4).contains(&num_components) {
-                for l in location..location.saturating_add(num_locations).min(MAX_LOCATIONS) {
-                    for c in component..component + num_components {
-                        if !locations.insert(4 * l + c) {
+                for l in (location..location.wrapping_add(num_locations)).take(MAX_LOCATIONS as usize) {
+                    for c in component..component.wrapping_add(num_components) {
+                        if !locations.insert(l.wrapping_mul(4).wrapping_add(c)) {
                             return Err(self.conflict(ep, is_output, l, c));
                         }
                     }
@@ -246,11 +247,12 @@ impl Ctx<'_> {
         num_locations: u32,
         num_components: u32,
     ) -> Result<(), Failure> {
-        let mut start = location * 4;
-        let mut end = location.saturating_add(num_locations).saturating_mul(4);
+        // 32-bit arithmetic that wraps, as spirv-val's.
+        let mut start = location.wrapping_mul(4);
+        let mut end = location.wrapping_add(num_locations).wrapping_mul(4);
         if num_components != 0 {
-            start += component;
-            end = location * 4 + component + num_components;
+            start = start.wrapping_add(component);
+            end = location.wrapping_mul(4).wrapping_add(component).wrapping_add(num_components);
         }
         for c in start..end.min(start.saturating_add(MAX_LOCATIONS)) {
             if !set.insert(c) {

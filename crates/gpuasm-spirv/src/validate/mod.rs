@@ -22,6 +22,8 @@ mod capabilities;
 mod cfg;
 mod clspv_reflection;
 mod composites;
+mod constructs;
+mod control_flow;
 mod conversions;
 mod cooperative;
 mod debug_info;
@@ -30,6 +32,7 @@ mod decorations;
 mod dominance;
 mod encoded_floats;
 mod execution_limits;
+mod entry_points;
 mod glsl;
 mod graph;
 mod ids;
@@ -45,6 +48,7 @@ mod logicals;
 mod memory;
 mod memory_semantics;
 mod misc;
+mod mesh_builtins;
 mod modes;
 pub mod module;
 mod non_uniform;
@@ -53,6 +57,7 @@ mod opencl;
 mod operands;
 mod scopes;
 mod raw_access_chains;
+mod phi;
 mod small_types;
 mod stage_ops;
 mod storage_models;
@@ -253,9 +258,10 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
-        &|r| cfg::check(module, r),
         &|r| capabilities::check(module, options, r),
+        &|r| cfg::check(module, r),
         &|r| limits::check(module, limits, r),
+        &|r| entry_points::check_names(module, r),
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
@@ -273,6 +279,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| atomics::check(module, options.target_env, r),
         &|r| scopes::check(module, options.target_env, r),
         &|r| stage_ops::check(module, options.target_env, r),
+        &|r| control_flow::check_instructions(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| tensors::check(module, r),
@@ -286,7 +293,15 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check(module, r),
         &|r| {
             if vulkan {
-                locations::check(module, r)
+                locations::check(module, r);
+                if r.errors.is_empty() {
+                    entry_points::check_interface_classes(module, r)
+                }
+            }
+        },
+        &|r| {
+            if vulkan {
+                entry_points::check_recursion(module, r)
             }
         },
         &|r| dominance::check(module, limits, r),

@@ -199,10 +199,6 @@ impl Checker<'_, '_> {
             && !self.m.def_opcode(id).is_some_and(super::module::is_constant)
     }
 
-    fn scalar_operand(&self, k: usize, base: u16) -> bool {
-        shape(self.m, self.operand_type(k)).is_some_and(|s| s.base == base && s.count == 1)
-    }
-
     fn value_operands(&self) -> std::ops::Range<usize> {
         2..self.m.operands(self.i).len()
     }
@@ -489,15 +485,6 @@ impl Checker<'_, '_> {
                     self.fail(rep, format!("Expected P type and Result Type to be the same: {name}"));
                 }
             }
-            op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
-                self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
-            }
-            op::OpBranchConditional if m.header.version_parts() >= (1, 6) && m.word(self.i, 1) == m.word(self.i, 2) => {
-                self.fail(rep, "In SPIR-V 1.6 or later, True Label and False Label must be different labels".into());
-            }
-            op::OpSwitch if !self.scalar_operand(0, op::OpTypeInt) => {
-                self.fail(rep, "Selector type must be OpTypeInt".into());
-            }
             _ => {}
         }
     }
@@ -679,7 +666,11 @@ impl Checker<'_, '_> {
             "RayQueryGetIntersectionBarycentricsKHR" => intersection(3).or_else(|| {
                 (!f32x(rt, 2)).then_some("expected Result Type to be 32-bit float 2-component vector type")
             }),
-            _ => None,
+            "RayQueryGetIntersectionObjectToWorldKHR" | "RayQueryGetIntersectionWorldToObjectKHR" => {
+                intersection(3).or_else(|| ray_query_matrix(m, rt))
+            }
+            // SPV_NV_linear_swept_spheres and SPV_NV_cluster_acceleration_structure.
+            _ => ray_query_nv(m, name, rt).and_then(|result| intersection(3).or(result)),
         }
     }
 
@@ -995,33 +986,6 @@ fn logically_match(m: &Module, a: u32, b: u32, depth: u32) -> bool {
     }
 }
 
-/// OpPhi: a value result, incoming values of its type, labels as parents.
-fn phi(m: &Module, r: &mut Report, i: usize) {
-    let rt = m.insts[i].result_type;
-    if m.def_opcode(rt) == Some(op::OpTypeVoid) {
-        return r.error(ErrorKind::OperandType, i, "OpPhi must not have void result type");
-    }
-    for k in 2..m.operands(i).len() {
-        let id = m.word(i, k);
-        if k % 2 == 0 {
-            let ty = m.type_of(id);
-            if ty != rt {
-                let (rt, id, ty) = (r.id(rt), r.id(id), r.id(ty));
-                let message =
-                    format!("OpPhi's result type <id> {rt} does not match incoming value <id> {id} type <id> {ty}.");
-                return r.error(ErrorKind::OperandType, i, message);
-            }
-        } else if m.def_opcode(id) != Some(op::OpLabel) {
-            let b = r.id(id);
-            return r.error(
-                ErrorKind::OperandType,
-                i,
-                format!("OpPhi's incoming basic block <id> {b} is not an OpLabel."),
-            );
-        }
-    }
-}
-
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     // The 8- and 16-bit rules apply to Shader modules that declare such types
     // for storage only.
@@ -1042,6 +1006,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     };
     let entry_points = targets(op::OpEntryPoint, 1);
     let called = targets(op::OpFunctionCall, 2);
+    let phis = super::phi::Phis::new(m);
     let mut param = 0;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
@@ -1079,7 +1044,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                 }
                 param += 1;
             }
-            op::OpPhi => phi(m, r, i),
+            op::OpPhi => phis.check(m, r, i),
             op::OpArrayLength => {
                 let rt = inst.result_type;
                 let ok = m.def_opcode(rt) == Some(op::OpTypeInt)
@@ -1122,4 +1087,58 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             return;
         }
     }
+}
+
+/// The result of OpRayQueryGetIntersectionObjectToWorldKHR and
+/// WorldToObjectKHR: a matrix of 4 columns of 3-component 32-bit floats.
+fn ray_query_matrix(m: &Module, rt: u32) -> Option<&'static str> {
+    if m.def_opcode(rt) != Some(op::OpTypeMatrix) {
+        return Some("expected matrix type as Result Type");
+    }
+    if m.def_word(rt, 3) != Some(4) {
+        return Some("expected Result Type matrix to have a Column Count of 4");
+    }
+    let column = m.def_word(rt, 2).unwrap_or(0);
+    let component = m.def_word(column, 2).unwrap_or(0);
+    let float32 = m.def_opcode(component) == Some(op::OpTypeFloat) && m.def_word(component, 2) == Some(32);
+    (!float32 || m.def_word(column, 3) != Some(3))
+        .then_some("expected Result Type matrix to have a Column Type of 3-component 32-bit float vectors")
+}
+
+/// The NV ray-query getters that take an intersection: `None` for other
+/// instructions, else what is wrong with the result type, if anything.
+fn ray_query_nv(m: &Module, name: &str, rt: u32) -> Option<Option<&'static str>> {
+    let float32 = |t: u32| m.def_opcode(t) == Some(op::OpTypeFloat) && m.def_word(t, 2) == Some(32);
+    let float = |t: u32| m.def_opcode(t) == Some(op::OpTypeFloat);
+    let element = m.def_word(rt, 2).unwrap_or(0);
+    let pair = m.def_opcode(rt) == Some(op::OpTypeArray) && m.constant_value(m.def_word(rt, 3).unwrap_or(0)) == Some(2);
+    let (ok, message) = match name {
+        "RayQueryGetClusterIdNV" => (
+            m.def_opcode(rt) == Some(op::OpTypeInt) && m.def_word(rt, 2) == Some(32),
+            "expected Result Type to be 32-bit int scalar type",
+        ),
+        "RayQueryGetIntersectionSpherePositionNV" => (
+            m.def_opcode(rt) == Some(op::OpTypeVector) && float32(element) && m.def_word(rt, 3) == Some(3),
+            "expected Result Type to be 32-bit float 3-component vector type",
+        ),
+        "RayQueryGetIntersectionLSSPositionsNV" => (
+            pair && m.def_opcode(element) == Some(op::OpTypeVector)
+                && float(m.def_word(element, 2).unwrap_or(0))
+                && m.def_word(element, 3) == Some(3),
+            "Expected 2 element array of 32-bit 3 component float point vector as Result Type: \
+             RayQueryGetIntersectionLSSPositionsNV",
+        ),
+        "RayQueryGetIntersectionLSSRadiiNV" => (
+            pair && float(element),
+            "Expected 32-bit floating point scalar as Result Type: RayQueryGetIntersectionLSSRadiiNV",
+        ),
+        "RayQueryGetIntersectionSphereRadiusNV" | "RayQueryGetIntersectionLSSHitValueNV" => {
+            (float32(rt), "expected Result Type to be 32-bit floating point scalar type")
+        }
+        "RayQueryIsSphereHitNV" | "RayQueryIsLSSHitNV" => {
+            (m.def_opcode(rt) == Some(op::OpTypeBool), "expected Result Type to be Boolean scalar type")
+        }
+        _ => return None,
+    };
+    Some((!ok).then_some(message))
 }

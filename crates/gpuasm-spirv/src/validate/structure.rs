@@ -11,7 +11,8 @@
 //! back-edges are found from an "augmented" graph whose pseudo-entry (node
 //! 0, blocks shifted by one) leads to every block nothing else reaches.
 
-use super::dominance::{dominators, postorder, DomTree};
+use super::constructs;
+use super::dominance::postorder;
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
@@ -66,11 +67,10 @@ pub(super) fn roles(m: &Module, blocks: &[(u32, Range<usize>)], index: &dyn Fn(u
     roles
 }
 
-/// `succ` behind a pseudo-entry (node 0; block `b` becomes node `b + 1`)
-/// whose successors are spirv-val's traversal roots: the blocks without
-/// predecessors in binary order, then one block of each cycle that nothing
-/// else reaches.
-fn augmented(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// spirv-val's traversal roots of a graph whose blocks are taken in
+/// `order`: the blocks without predecessors, then one block of each cycle
+/// that nothing taken so far reaches.
+pub(super) fn traversal_roots(succ: &[Vec<usize>], order: impl Iterator<Item = usize> + Clone) -> Vec<usize> {
     let n = succ.len();
     let mut has_pred = vec![false; n];
     for s in succ.iter().flatten() {
@@ -90,16 +90,23 @@ fn augmented(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
             }
         }
     };
-    for (b, _) in has_pred.iter().enumerate().filter(|(_, &p)| !p) {
-        roots.push(b + 1);
+    for b in order.clone().filter(|&b| !has_pred[b]) {
+        roots.push(b);
         visit_from(b, &mut visited);
     }
-    for b in 0..n {
+    for b in order {
         if !visited[b] {
-            roots.push(b + 1);
+            roots.push(b);
             visit_from(b, &mut visited);
         }
     }
+    roots
+}
+
+/// `succ` behind a pseudo-entry (node 0; block `b` becomes node `b + 1`)
+/// whose successors are the traversal roots in binary order.
+fn augmented(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let roots = traversal_roots(succ, 0..succ.len()).into_iter().map(|b| b + 1).collect();
     std::iter::once(roots).chain(succ.iter().map(|s| s.iter().map(|&x| x + 1).collect())).collect()
 }
 
@@ -194,108 +201,19 @@ pub(super) fn check(
         }
     }
 
-    // Each header structurally dominates its merge block, strictly.
-    // Structural dominance is taken from the entry block, over the blocks
-    // it reaches.
-    let (idom, _) = dominators(&structural);
-    let tree = DomTree::new(&idom);
-    let sdom = |a: usize, b: usize| reachable[a] && reachable[b] && tree.dominates(a, b);
-    for b in (0..n).filter(|&b| reachable[b]) {
-        let (Some(i), (Some(merge), _)) = (roles.merge_inst[b], roles.targets[b]) else { continue };
-        let (construct, header) = if m.insts[i].opcode() == op::OpLoopMerge {
-            ("loop", "loop header")
-        } else {
-            ("selection", "selection header")
-        };
-        let how = if merge == b {
-            "does not strictly structurally dominate"
-        } else if !sdom(b, merge) {
-            "does not structurally dominate"
-        } else {
-            ""
-        };
-        if !how.is_empty() {
-            let (h, mb) = (r.id(blocks[b].0), r.id(blocks[merge].0));
-            r.error(
-                ErrorKind::StructuredControlFlow,
-                label(merge),
-                format!("The {construct} construct with the {header} {h} {how} the merge block {mb}"),
-            );
-            return false;
-        }
-        // The construct: blocks the header dominates and the merge block
-        // does not (nor, for a loop, the continue target), reached from the
-        // header along structural edges.
-        let cont = roles.targets[b].1.filter(|_| construct == "loop");
-        let mut inside = vec![false; n];
-        let mut stack = vec![b];
-        while let Some(x) = stack.pop() {
-            if inside[x] || !sdom(b, x) || sdom(merge, x) || cont.is_some_and(|c| sdom(c, x)) {
-                continue;
-            }
-            inside[x] = true;
-            stack.extend(structural[x].iter().copied());
-        }
-        for x in (0..n).filter(|&x| inside[x] && x != b) {
-            // Entered only through the header.
-            if let Some(&p) = preds[x].iter().find(|&&p| reachable[p] && !inside[p]) {
-                r.error(
-                    ErrorKind::StructuredControlFlow,
-                    label(p),
-                    format!(
-                        "block <ID> {} branches to the {construct} construct, but not to the {header} <ID> {}",
-                        blocks[p].0, blocks[b].0
-                    ),
-                );
-                return false;
-            }
-            // A header inside holds its merge block inside too.
-            if let (Some(_), (Some(inner_merge), _)) = (roles.merge_inst[x], roles.targets[x]) {
-                if reachable[inner_merge] && !inside[inner_merge] {
-                    let (hx, hb, mm) = (r.id(blocks[x].0), r.id(blocks[b].0), r.id(blocks[inner_merge].0));
-                    r.error(
-                        ErrorKind::StructuredControlFlow,
-                        label(x),
-                        format!(
-                            "Header block {hx} is contained in the {construct} construct headed by {hb}, but its merge block {mm} is not"
-                        ),
-                    );
-                    return false;
-                }
-            }
-        }
-        // Only the loop (or a back-edge) branches to its continue target.
-        if let Some(c) = cont.filter(|&c| c != b) {
-            let outsider = preds[c].iter().find(|&&p| reachable[p] && !inside[p] && !edges.contains(&(p, c)));
-            if let Some(&p) = outsider {
-                let (bp, bc, bh) = (r.id(blocks[p].0), r.id(blocks[c].0), r.id(blocks[b].0));
-                r.error(
-                    ErrorKind::StructuredControlFlow,
-                    blocks[p].1.end - 1,
-                    format!(
-                        "Block {bp} branches to the loop continue target {bc}, but is not contained in the associated loop construct {bh}"
-                    ),
-                );
-                return false;
-            }
-        }
-        let last = blocks[b].1.end - 1;
-        if construct == "selection" && m.insts[last].opcode() == op::OpSwitch {
-            let cases = Cases {
-                m,
-                blocks,
-                block_index,
-                succ,
-                reachable: &reachable,
-                sdom: &sdom,
-                header: b,
-                merge,
-                switch: last,
-            };
-            if !cases.check(r) {
-                return false;
-            }
-        }
+    let cfg = constructs::Cfg {
+        m,
+        blocks,
+        block_index,
+        succ,
+        preds: &preds,
+        structural: &structural,
+        reachable: &reachable,
+        roles,
+        edges: &edges,
+    };
+    if !constructs::check(&cfg, r) {
+        return false;
     }
 
     // Conditional branches and switches, in reverse postorder: a block
@@ -338,141 +256,4 @@ pub(super) fn check(
         }
     }
     true
-}
-
-/// The case constructs of a structured OpSwitch: each dominated by the
-/// switch header, each falling through to at most one other case, which
-/// must come right after it in the target list, and no case the target of
-/// two fall-throughs.
-struct Cases<'a, 'm> {
-    m: &'a Module<'m>,
-    blocks: &'a [(u32, Range<usize>)],
-    block_index: &'a FxHashMap<u32, usize>,
-    succ: &'a [Vec<usize>],
-    reachable: &'a [bool],
-    sdom: &'a dyn Fn(usize, usize) -> bool,
-    header: usize,
-    merge: usize,
-    switch: usize,
-}
-
-impl Cases<'_, '_> {
-    fn block(&self, label: u32) -> Option<usize> {
-        self.block_index.get(&label).copied()
-    }
-
-    fn check(&self, r: &mut Report) -> bool {
-        let (m, sw) = (self.m, self.switch);
-        let merge_id = self.blocks[self.merge].0;
-        let targets: Vec<u32> = (1..m.operands(sw).len()).step_by(2).map(|k| m.word(sw, k)).collect();
-        let case_targets: rustc_hash::FxHashSet<u32> = targets.iter().copied().filter(|&t| t != merge_id).collect();
-        let default = targets[0];
-        let default_repeated = targets[1..].contains(&default);
-        let mut targeted: std::collections::BTreeMap<u32, u32> = std::collections::BTreeMap::new();
-        let mut seen: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
-        let mut default_fall = 0u32;
-        for (k, &target) in targets.iter().enumerate() {
-            if target == merge_id {
-                continue;
-            }
-            let mut fall = match seen.get(&target) {
-                Some(&f) => f,
-                None => {
-                    let Some(tb) = self.block(target) else { return true };
-                    if self.reachable[self.header] && self.reachable[tb] && !(self.sdom)(self.header, tb) {
-                        let (h, t) = (r.id(self.blocks[self.header].0), r.id(target));
-                        r.error(
-                            ErrorKind::StructuredControlFlow,
-                            self.blocks[self.header].1.start,
-                            format!("Switch header {h} does not structurally dominate its case construct {t}"),
-                        );
-                        return false;
-                    }
-                    let Some(f) = self.fall_through(tb, &case_targets, r) else { return false };
-                    if f != 0 {
-                        *targeted.entry(f).or_insert(0) += 1;
-                    }
-                    seen.insert(target, f);
-                    f
-                }
-            };
-            if fall == default && !default_repeated {
-                fall = default_fall;
-            }
-            if fall == 0 {
-                continue;
-            }
-            if k == 0 {
-                default_fall = fall;
-                continue;
-            }
-            // Cases sharing this target count as one; the fall-through
-            // target must be the next one in the list.
-            let mut j = k;
-            while j + 1 < targets.len() && targets[j + 1] == target {
-                j += 1;
-            }
-            if targets.get(j + 1) != Some(&fall) {
-                let (t, f) = (r.id(target), r.id(fall));
-                r.error(
-                    ErrorKind::StructuredControlFlow,
-                    sw,
-                    format!(
-                        "Case construct that targets {t} has branches to the case construct that targets {f}, but does not immediately precede it in the OpSwitch's target list"
-                    ),
-                );
-                return false;
-            }
-        }
-        if let Some((&f, _)) = targeted.iter().find(|(_, &count)| count > 1) {
-            let t = r.id(f);
-            let at = self.block(f).map_or(sw, |b| self.blocks[b].1.start);
-            r.error(
-                ErrorKind::StructuredControlFlow,
-                at,
-                format!("Multiple case constructs have branches to the case construct that targets {t}"),
-            );
-            return false;
-        }
-        true
-    }
-
-    /// The case construct entered at `target` falls through to: 0 for none;
-    /// `None` after reporting a second, different one. Blocks are taken
-    /// last-in first-out, as spirv-val does, so the message names the same
-    /// two cases.
-    fn fall_through(&self, target: usize, case_targets: &rustc_hash::FxHashSet<u32>, r: &mut Report) -> Option<u32> {
-        let mut fall = 0u32;
-        let mut visited = vec![false; self.blocks.len()];
-        let mut stack = vec![target];
-        while let Some(b) = stack.pop() {
-            if b == self.merge || std::mem::replace(&mut visited[b], true) {
-                continue;
-            }
-            if self.reachable[target] && self.reachable[b] && (self.sdom)(target, b) {
-                stack.extend(self.succ[b].iter().copied());
-                continue;
-            }
-            // Leaving the case construct: only another case counts here
-            // (loop breaks and continues are structured exits).
-            let label = self.blocks[b].0;
-            if !case_targets.contains(&label) {
-                continue;
-            }
-            if fall == 0 {
-                if b != target {
-                    fall = label;
-                }
-            } else if fall != label {
-                let (t, f, l) = (r.id(self.blocks[target].0), r.id(fall), r.id(label));
-                r.error(
-                    ErrorKind::StructuredControlFlow,
-                    self.switch,
-                    format!("Case construct that targets {t} has branches to multiple other case construct targets {f} and {l}"),
-                );
-                return None;
-            }
-        }
-        Some(fall)
-    }
 }

@@ -1,0 +1,177 @@
+//! Entry-point rules of the module as a whole (spec 2.16.1; Vulkan's
+//! VUID-StandaloneSpirv-None-04634):
+//! - no two OpEntryPoint share both a name and an execution model
+//!   (OpConditionalEntryPointINTEL may);
+//! - in Vulkan, no entry point's static call graph has a cycle.
+
+use super::module::Module;
+use super::{ErrorKind, Report};
+use crate::binary::literal_string_bytes;
+use crate::grammar::{fp_encoding, op, storage_class};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Two OpEntryPoint with the same name and execution model (spirv-val
+/// checks this right after parsing, before the per-instruction rules).
+pub(crate) fn check_names(m: &Module, r: &mut Report) {
+    let mut seen: FxHashSet<(u32, &[u8])> = FxHashSet::default();
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let name = m.operands(i)[2];
+        let start = m.insts[i].offset + name.offset as usize;
+        let name = literal_string_bytes(&m.words[start..start + name.num_words as usize]);
+        if !seen.insert((m.word(i, 0), name)) {
+            r.error(ErrorKind::EntryPoint, i, "2 Entry points cannot share the same name and ExecutionMode.");
+            return;
+        }
+    }
+}
+
+/// Vulkan: an entry point reaching a function that calls itself, directly
+/// or not, is an error (reported at the entry point's OpFunction).
+pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
+    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut function = 0;
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpFunction => function = m.insts[i].result_id,
+            op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
+            _ => {}
+        }
+    }
+    // Peel functions whose callees are all peeled: what remains reaches a
+    // cycle.
+    let mut pending: FxHashMap<u32, usize> = calls.iter().map(|(&f, c)| (f, c.len())).collect();
+    let mut callers: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    for (&f, callees) in &calls {
+        for &g in callees {
+            callers.entry(g).or_default().push(f);
+        }
+    }
+    let mut leaves: Vec<u32> = callers.keys().copied().filter(|g| !pending.contains_key(g)).collect();
+    while let Some(g) = leaves.pop() {
+        for &f in callers.get(&g).into_iter().flatten() {
+            let left = pending.get_mut(&f).expect("a caller has calls");
+            *left -= 1;
+            if *left == 0 {
+                leaves.push(f);
+            }
+        }
+    }
+    let reaches_cycle = |f: u32| pending.get(&f).is_some_and(|&left| left > 0);
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let entry = m.word(i, 1);
+        if reaches_cycle(entry) {
+            let at = m.def_index(entry).unwrap_or(i);
+            r.error(
+                ErrorKind::EntryPoint,
+                at,
+                "[VUID-StandaloneSpirv-None-04634] Entry points may not have a call graph with cycles.",
+            );
+            return;
+        }
+    }
+}
+
+/// Storage classes of which a Vulkan entry point's interface holds at most
+/// one variable, with the VUID and name spirv-val reports.
+const ONE_PER_ENTRY_POINT: &[(u32, &str)] = &[
+    (storage_class::PushConstant, "OpVariable-06673] Entry-point has more than one variable with the PushConstant"),
+    (
+        storage_class::IncomingRayPayloadKHR,
+        "IncomingRayPayloadKHR-04700] Entry-point has more than one variable with the IncomingRayPayloadKHR",
+    ),
+    (
+        storage_class::HitAttributeKHR,
+        "HitAttributeKHR-04702] Entry-point has more than one variable with the HitAttributeKHR",
+    ),
+    (
+        storage_class::IncomingCallableDataKHR,
+        "IncomingCallableDataKHR-04706] Entry-point has more than one variable with the IncomingCallableDataKHR",
+    ),
+];
+
+/// Vulkan: an entry point's interface has at most one push-constant,
+/// incoming ray payload, hit attribute and incoming callable data variable
+/// (VUID-StandaloneSpirv-OpVariable-06673, -04700, -04702, -04706), and no
+/// Input or Output variable holds bfloat16 (-10370) or 8-bit floats.
+pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
+    let forward: FxHashSet<u32> =
+        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
+    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
+        for k in 3..m.operands(i).len() {
+            let Some(v) = m.def_index(m.word(i, k)) else { continue };
+            if !matches!(m.insts[v].opcode(), op::OpVariable | op::OpUntypedVariableKHR) {
+                continue;
+            }
+            let class = m.word(v, 2);
+            if let Some((_, what)) = ONE_PER_ENTRY_POINT.iter().find(|(c, _)| *c == class) {
+                if !seen.insert(class) {
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        i,
+                        format!("[VUID-StandaloneSpirv-{what} storage class in the interface"),
+                    );
+                    return;
+                }
+            }
+            if class != storage_class::Input && class != storage_class::Output {
+                continue;
+            }
+            let pointee = m.def_word(m.insts[v].result_type, 3).unwrap_or(0);
+            let encoded = |encodings: &[u32]| {
+                contains_float(m, &forward, pointee, 0, &|t| {
+                    m.def(t).is_some_and(|d| d.word_count > 3)
+                        && m.def_word(t, 3).is_some_and(|e| encodings.contains(&e))
+                })
+            };
+            let var = m.insts[v].result_id;
+            if encoded(&[fp_encoding::BFloat16KHR]) {
+                let name = r.id(var);
+                r.error(
+                    ErrorKind::EntryPoint,
+                    v,
+                    format!(
+                        "[VUID-StandaloneSpirv-OpTypeFloat-10370] Bfloat16 OpVariable <id> {name} must not be declared with a Storage Class of Input or Output."
+                    ),
+                );
+                return;
+            }
+            if encoded(&[fp_encoding::Float8E4M3EXT, fp_encoding::Float8E5M2EXT]) {
+                let name = r.id(var);
+                r.error(
+                    ErrorKind::EntryPoint,
+                    v,
+                    format!(
+                        "FP8 E4M3/E5M2 OpVariable <id> {name} must not be declared with a Storage Class of Input or Output."
+                    ),
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// spirv-val's `ContainsType` over all types (pointers too, but not forward
+/// declared ones) for an OpTypeFloat satisfying `f`.
+fn contains_float(m: &Module, forward: &FxHashSet<u32>, ty: u32, depth: u32, f: &dyn Fn(u32) -> bool) -> bool {
+    let Some(opcode) = m.def_opcode(ty) else { return false };
+    if depth > 64 {
+        return false;
+    }
+    let inner = |k: usize| contains_float(m, forward, m.def_word(ty, k).unwrap_or(0), depth + 1, f);
+    match opcode {
+        op::OpTypeFloat => f(ty),
+        op::OpTypeArray
+        | op::OpTypeRuntimeArray
+        | op::OpTypeVector
+        | op::OpTypeMatrix
+        | op::OpTypeImage
+        | op::OpTypeSampledImage
+        | op::OpTypeCooperativeMatrixNV
+        | op::OpTypeCooperativeMatrixKHR
+        | op::OpTypeCooperativeVectorNV => inner(2),
+        op::OpTypePointer if !forward.contains(&ty) => inner(3),
+        op::OpTypeStruct | op::OpTypeFunction => (2..=m.operands_len_of(ty)).any(inner),
+        _ => false,
+    }
+}
