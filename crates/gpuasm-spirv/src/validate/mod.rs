@@ -16,6 +16,7 @@ mod annotations;
 mod arithmetics;
 mod block_layout;
 mod builtins;
+mod call_pointers;
 mod capabilities;
 mod cfg;
 mod clspv_reflection;
@@ -250,6 +251,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
+        &|r| call_pointers::check(module, options, r),
         &|r| operands::check(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
