@@ -33,6 +33,7 @@ mod image_operands;
 mod images;
 mod interfaces;
 mod layout;
+mod layout_classes;
 mod limits;
 mod locations;
 mod logical_pointers;
@@ -268,6 +269,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| dominance::check(module, limits, r),
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
+        &|r| layout_classes::check(module, vulkan, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| glsl::check_models(module, r),
         &|r| small_types::check_uses(module, shader(), r),
