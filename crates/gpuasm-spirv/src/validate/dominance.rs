@@ -369,7 +369,9 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         }
                         let parent = m.word(i, k + 1);
                         if let Some(&pb) = block_index.get(&parent) {
-                            if reachable(db) && reachable(pb) && !tree.dominates(db, pb) {
+                            // A definition in an unreachable block dominates
+                            // no reachable parent (spirv-val).
+                            if reachable(b) && reachable(pb) && !tree.dominates(db, pb) {
                                 let (name, p) = (r.id(id), r.id(parent));
                                 let this = r.id(inst.result_id);
                                 r.error(
@@ -380,7 +382,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                                 return;
                             }
                         }
-                    } else if reachable(db) && reachable(b) && db != b && !tree.dominates(db, b) {
+                    } else if reachable(b) && db != b && !tree.dominates(db, b) {
                         let (name, def_block, use_block) = (r.id(id), r.id(func.blocks[db].0), r.id(func.blocks[b].0));
                         r.error(
                             ErrorKind::Dominance,

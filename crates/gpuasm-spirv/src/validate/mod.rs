@@ -42,6 +42,7 @@ mod modes;
 pub mod module;
 mod opencl;
 mod operands;
+mod phi_edges;
 mod small_types;
 mod storage_models;
 mod structure;
@@ -254,6 +255,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| memory::check(module, options, vulkan, r),
         &|r| call_pointers::check(module, options, r),
         &|r| operands::check(module, r),
+        &|r| phi_edges::check(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| glsl::check(module, r),
