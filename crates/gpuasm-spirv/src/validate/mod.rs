@@ -48,6 +48,7 @@ mod storage_models;
 mod structure;
 mod types;
 mod variable_pointers;
+mod vulkan_interfaces;
 
 use crate::binary::BinaryError;
 use crate::dis;
@@ -263,11 +264,13 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| clspv_reflection::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
+        &|r| vulkan_interfaces::check_variables(module, vulkan, r),
         &|r| {
             if vulkan {
                 locations::check(module, r)
             }
         },
+        &|r| vulkan_interfaces::check_entry_points(module, vulkan, r),
         &|r| dominance::check(module, limits, r),
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
