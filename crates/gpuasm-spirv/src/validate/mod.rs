@@ -46,6 +46,7 @@ mod phi_edges;
 mod small_types;
 mod storage_models;
 mod structure;
+mod tile_attachments;
 mod types;
 mod variable_pointers;
 mod vulkan_interfaces;

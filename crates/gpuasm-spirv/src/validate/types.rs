@@ -547,11 +547,15 @@ pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulk
             );
         }
         d::Index if sc != c::Output => fail(r, "", "must be in the Output storage class"),
-        d::Binding | d::DescriptorSet if !matches!(sc, c::StorageBuffer | c::Uniform | c::UniformConstant) => fail(
-            r,
-            "[VUID-StandaloneSpirv-DescriptorSet-06491] ",
-            "must be in the StorageBuffer, Uniform, or UniformConstant storage class",
-        ),
+        d::Binding | d::DescriptorSet
+            if !matches!(sc, c::StorageBuffer | c::Uniform | c::UniformConstant | c::TileAttachmentQCOM) =>
+        {
+            fail(
+                r,
+                "[VUID-StandaloneSpirv-DescriptorSet-06491] ",
+                "must be in the StorageBuffer, Uniform, or UniformConstant storage class",
+            )
+        }
         d::InputAttachmentIndex if sc != c::UniformConstant => fail(
             r,
             "[VUID-StandaloneSpirv-InputAttachmentIndex-06678] ",
