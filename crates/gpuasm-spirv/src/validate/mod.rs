@@ -40,6 +40,7 @@ mod logical_pointers;
 mod memory;
 mod modes;
 pub mod module;
+mod opaque_structs;
 mod opencl;
 mod operands;
 mod phi_edges;

@@ -834,6 +834,11 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                      OpTypeRuntimeArray must be decorated with Block or BufferBlock.",
                 );
             }
+            op::OpTypeStruct if vulkan && super::opaque_structs::contains_opaque(m, m.insts[i].result_id) => r.error(
+                ErrorKind::OperandType,
+                i,
+                "[VUID-StandaloneSpirv-None-04667] In Vulkan, OpTypeStruct must not contain an opaque type.",
+            ),
             op::OpStore if vulkan && contains_handle(m, m.type_of(m.word(i, 1)), 0) => r.error(
                 ErrorKind::OperandType,
                 i,
