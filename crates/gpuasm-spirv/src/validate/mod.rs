@@ -40,6 +40,7 @@ mod logical_pointers;
 mod memory;
 mod modes;
 pub mod module;
+mod narrow_floats;
 mod opaque_structs;
 mod opencl;
 mod operands;
@@ -264,6 +265,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
+        &|r| narrow_floats::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| vulkan_interfaces::check_variables(module, vulkan, r),
