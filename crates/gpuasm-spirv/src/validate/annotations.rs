@@ -95,12 +95,32 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                 }
             }
             op::OpDecorateId => {
+                let target = m.word(i, 0);
                 let dec = m.word(i, 1);
-                if !TAKES_IDS.contains(&dec) {
+                if m.def_opcode(target) == Some(op::OpDecorationGroup) {
+                    // (spirv-val's words name OpMemberDecorate.)
+                    let t = r.id(target);
+                    r.error(
+                        ErrorKind::Decoration,
+                        i,
+                        format!("OpMemberDecorate Target <id> {t} must not be an OpDecorationGroup instruction."),
+                    );
+                } else if !TAKES_IDS.contains(&dec) {
                     r.error(
                         ErrorKind::Decoration,
                         i,
                         "Decorations that don't take ID parameters may not be used with OpDecorateId",
+                    );
+                } else if let Some(param) = (2..m.operands(i).len())
+                    .map(|k| m.word(i, k))
+                    .find(|&p| m.def_index(target).is_some_and(|t| m.def_index(p).is_some_and(|p| t <= p)))
+                {
+                    // An id parameter is defined before the target it decorates.
+                    let p = r.id(param);
+                    r.error(
+                        ErrorKind::Decoration,
+                        i,
+                        format!("Parameter <ID> {p} must appear earlier in the binary than the target"),
                     );
                 }
             }

@@ -154,10 +154,12 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
     let d = Decorations::read(m);
     let explicit_workgroup =
         super::capabilities::with_implied(m).contains(&crate::grammar::capability::WorkgroupMemoryExplicitLayoutKHR);
+    let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
+    let untyped = vulkan && m.declared_capabilities.contains(&crate::grammar::capability::UntypedPointersKHR);
     let mut done = FxHashSet::default();
-    // (struct, decoration, storage class, uniform-buffer rules)
+    // (instruction, type laid out, decoration, storage class, uniform-buffer
+    // rules), the variables' in Vulkan only.
     let mut checked = Vec::new();
-    let mut physical = Vec::new();
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         if !matches!(inst.opcode(), op::OpVariable | op::OpUntypedVariableKHR) {
@@ -170,8 +172,14 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
                 && m.def_word(ty, 2) == Some(storage_class::PhysicalStorageBuffer)
             {
                 if let Some(id) = m.def_word(ty, 3) {
-                    if m.def_opcode(id) == Some(op::OpTypeStruct) && done.insert((id, "PSB")) {
-                        physical.push(id);
+                    if done.insert((id, "PSB")) {
+                        checked.push((i, id, "Block", "PhysicalStorageBuffer", false));
+                    }
+                }
+            } else if untyped {
+                if let Some(job) = untyped_access(m, &d, i) {
+                    if done.insert((job.1, job.3)) {
+                        checked.push(job);
                     }
                 }
             }
@@ -218,13 +226,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
             None
         };
         let Some((deco, uniform_rules)) = rules else { continue };
-        let class_name = match class {
-            storage_class::Uniform => "Uniform",
-            storage_class::StorageBuffer => "StorageBuffer",
-            storage_class::PhysicalStorageBuffer => "PhysicalStorageBuffer",
-            storage_class::Workgroup => "Workgroup",
-            _ => "PushConstant",
-        };
+        let class_name = class_name(class);
         if !done.insert((id, class_name)) {
             continue;
         }
@@ -244,7 +246,9 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         ) {
             "RowMajor or ColMajor"
         } else {
-            checked.push((id, deco, class_name, uniform_rules));
+            if vulkan {
+                checked.push((i, id, deco, class_name, uniform_rules));
+            }
             continue;
         };
         r.error(
@@ -257,22 +261,36 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
     if matches!(env, crate::TargetEnv::OpenCl { .. }) || options.skip {
         return;
     }
-    // Vulkan lays out every buffer variable; every environment lays out
-    // what PhysicalStorageBuffer pointers point to, by the storage-buffer
-    // rules.
-    let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
+    // Vulkan lays out every buffer variable and what untyped pointers
+    // access; every environment lays out what PhysicalStorageBuffer
+    // pointers point to, by the storage-buffer rules. spirv-val goes in
+    // instruction order.
     // Vulkan 1.1 and later relax the rules (VK_KHR_relaxed_block_layout).
     let relaxed = options.relax || matches!(env, crate::TargetEnv::Vulkan(1..) | crate::TargetEnv::Vulkan11Spv14);
-    let variables = checked.into_iter().filter(|_| vulkan);
-    let pointees = physical.into_iter().map(|id| (id, "Block", "PhysicalStorageBuffer", false));
-    for (id, deco, class_name, uniform_rules) in variables.chain(pointees) {
+    checked.sort_by_key(|job| job.0);
+    for (_, id, deco, class_name, uniform_rules) in checked {
         // VK_KHR_uniform_buffer_standard_layout makes uniform blocks std430.
         let uniform_rules = uniform_rules && !options.uniform_buffer_standard;
         // Scalar layout is the more permissive: it overrides the relaxed
         // rules where both apply, as in spirv-val.
         let scalar = if class_name == "Workgroup" { options.workgroup_scalar } else { options.scalar };
         let layout = Layout { m, d: &d, uniform_rules, relaxed: relaxed && !scalar, scalar };
-        if let Err((member, what)) = layout.check(id, 0, 0) {
+        if let Err(failure) = layout.check(id, 0, 0) {
+            let (id, member, what) = match failure {
+                Failure::Member(id, member, what) => (id, member, what),
+                Failure::RuntimeArrayNotLast(id, offset) => {
+                    let vuid = if vulkan { "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] " } else { "" };
+                    r.error(
+                        ErrorKind::Decoration,
+                        m.defs[&id],
+                        format!(
+                            "{vuid}Structure id {id} has a runtime array at offset {offset}, but other members at \
+                             larger offsets"
+                        ),
+                    );
+                    return;
+                }
+            };
             let rules = format!(
                 "{} {} layout rules",
                 if scalar {
@@ -294,6 +312,61 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
             return;
         }
     }
+}
+
+/// Why a layout fails, naming the (innermost) struct that breaks it, as
+/// spirv-val reports it.
+enum Failure {
+    /// A member breaks the rules.
+    Member(u32, usize, String),
+    /// A runtime array member is not the last by offset.
+    RuntimeArrayNotLast(u32, u32),
+}
+
+/// spirv-val's names of the storage classes laid out.
+fn class_name(class: u32) -> &'static str {
+    match class {
+        storage_class::Uniform => "Uniform",
+        storage_class::UniformConstant => "UniformConstant",
+        storage_class::PushConstant => "PushConstant",
+        storage_class::Workgroup => "Workgroup",
+        storage_class::PhysicalStorageBuffer => "PhysicalStorageBuffer",
+        _ => "StorageBuffer",
+    }
+}
+
+/// What an instruction accesses through an untyped pointer (the base type
+/// of an untyped access chain or OpUntypedArrayLengthKHR, the data an
+/// OpLoad or OpStore moves) is laid out by its storage class's rules: as a
+/// buffer's (a Block struct's) in all classes but Uniform, where only a
+/// BufferBlock struct is. An array of Block structs is a descriptor array:
+/// its struct is laid out instead.
+fn untyped_access<'a>(m: &Module, d: &Decorations, i: usize) -> Option<(usize, u32, &'a str, &'a str, bool)> {
+    let untyped_type_of =
+        |id: u32| Some(m.type_of(id)).filter(|&t| m.def_opcode(t) == Some(op::OpTypeUntypedPointerKHR));
+    let (ptr_type, mut data) = match m.insts[i].opcode() {
+        op::OpUntypedAccessChainKHR
+        | op::OpUntypedInBoundsAccessChainKHR
+        | op::OpUntypedPtrAccessChainKHR
+        | op::OpUntypedInBoundsPtrAccessChainKHR => (m.insts[i].result_type, m.word(i, 2)),
+        op::OpLoad => (untyped_type_of(m.word(i, 2))?, m.insts[i].result_type),
+        op::OpStore => (untyped_type_of(m.word(i, 0))?, m.type_of(m.word(i, 1))),
+        op::OpUntypedArrayLengthKHR => (m.type_of(m.word(i, 3)), m.word(i, 2)),
+        _ => return None,
+    };
+    let class = m.def_word(ptr_type, 2)?;
+    if matches!(m.def_opcode(data)?, op::OpTypeArray | op::OpTypeRuntimeArray) {
+        let element = m.def_word(data, 2)?;
+        if m.def_opcode(element) == Some(op::OpTypeStruct)
+            && (d.has(element, decoration::Block) || d.has(element, decoration::BufferBlock))
+        {
+            data = element;
+        }
+    }
+    let uniform = class == storage_class::Uniform;
+    let buffer_rules = !uniform || d.has(data, decoration::BufferBlock) && m.def_opcode(data) == Some(op::OpTypeStruct);
+    let deco = if buffer_rules && uniform { "BufferBlock" } else { "Block" };
+    Some((i, data, deco, class_name(class), !buffer_rules))
 }
 
 /// Majorness and matrix stride, as a struct member's decorations give them.
@@ -463,15 +536,19 @@ impl Layout<'_, '_> {
     }
 
     /// Checks a struct placed at `base`; the failing member and why.
-    fn check(&self, id: u32, base: u32, depth: u32) -> Result<(), (usize, String)> {
+    fn check(&self, id: u32, base: u32, depth: u32) -> Result<(), Failure> {
         if depth > 64 {
             return Ok(());
         }
         let m = self.m;
-        let inner = members(m, id);
+        // Another type (what a PhysicalStorageBuffer or untyped pointer
+        // reaches) is laid out as a struct's only member, at offset 0.
+        let is_struct = m.def_opcode(id) == Some(op::OpTypeStruct);
+        let inner = if is_struct { members(m, id) } else { vec![id] };
+        let member_offset = |k: usize| if is_struct { self.d.member_param(id, k, decoration::Offset) } else { Some(0) };
         // A member without an Offset sorts last, as spirv-val's 0xffffffff.
         let mut order: Vec<(usize, u32)> = (0..inner.len())
-            .map(|k| match self.d.member_param(id, k, decoration::Offset) {
+            .map(|k| match member_offset(k) {
                 Some(o) => (k, base.saturating_add(o)),
                 None => (k, u32::MAX),
             })
@@ -480,32 +557,31 @@ impl Layout<'_, '_> {
         let mut next_valid = 0u32;
         for (position, &(k, offset)) in order.iter().enumerate() {
             let ty = inner[k];
-            if self.d.member_param(id, k, decoration::Offset).is_none() {
-                return Err((k, "is missing an Offset decoration".into()));
+            if member_offset(k).is_none() {
+                return Err(Failure::Member(id, k, "is missing an Offset decoration".into()));
             }
             let c = self.d.constraint(id, k);
             let alignment = self.alignment(ty, c);
             let opcode = m.def_opcode(ty);
             let size = self.size(ty, c, 0);
-            if self.d.member_param(id, k, decoration::Offset).is_none() {
-                return Err((k, "is missing an Offset decoration".into()));
-            }
             if opcode == Some(op::OpTypeRuntimeArray) && position != order.len() - 1 {
-                return Err((
-                    k,
-                    "is not the last member of the struct. An OpTypeRuntimeArray must be the last member.".into(),
-                ));
+                return Err(Failure::RuntimeArrayNotLast(id, offset));
             }
             if self.relaxed && opcode == Some(op::OpTypeVector) {
                 let scalar = self.scalar_alignment(self.word(ty, 2), 0);
                 if !aligned(offset, scalar) {
-                    return Err((k, format!("at offset {offset} is not aligned to scalar element size {scalar}")));
+                    return Err(Failure::Member(
+                        id,
+                        k,
+                        format!("at offset {offset} is not aligned to scalar element size {scalar}"),
+                    ));
                 }
             } else if !aligned(offset, alignment) {
-                return Err((k, format!("at offset {offset} is not aligned to {alignment}")));
+                return Err(Failure::Member(id, k, format!("at offset {offset} is not aligned to {alignment}")));
             }
             if offset < next_valid {
-                return Err((
+                return Err(Failure::Member(
+                    id,
                     k,
                     format!("at offset {offset} overlaps previous member ending at offset {}", next_valid - 1),
                 ));
@@ -514,14 +590,19 @@ impl Layout<'_, '_> {
                 let last = offset.saturating_add(size).saturating_sub(1);
                 let straddles = if size <= 16 { offset >> 4 != last >> 4 } else { offset % 16 != 0 };
                 if straddles {
-                    return Err((k, format!("is an improperly straddling vector at offset {offset}")));
+                    return Err(Failure::Member(
+                        id,
+                        k,
+                        format!("is an improperly straddling vector at offset {offset}"),
+                    ));
                 }
             }
             if opcode == Some(op::OpTypeStruct) {
                 self.check(ty, offset, depth + 1)?;
             }
             if opcode == Some(op::OpTypeMatrix) && !aligned(c.matrix_stride, alignment) {
-                return Err((
+                return Err(Failure::Member(
+                    id,
                     k,
                     format!("is a matrix with stride {} not satisfying alignment to {alignment}", c.matrix_stride),
                 ));
@@ -540,10 +621,11 @@ impl Layout<'_, '_> {
                     }
                     stride = p.unwrap_or(0);
                     if stride == 0 {
-                        return Err((k, "contains an array with stride 0".into()));
+                        return Err(Failure::Member(id, k, "contains an array with stride 0".into()));
                     }
                     if !aligned(stride, array_alignment) {
-                        return Err((
+                        return Err(Failure::Member(
+                            id,
                             k,
                             format!("contains an array with stride {stride} not satisfying alignment to {alignment}"),
                         ));
@@ -571,7 +653,8 @@ impl Layout<'_, '_> {
                         }
                     }
                     Some(op::OpTypeMatrix) if !aligned(c.matrix_stride, alignment) => {
-                        return Err((
+                        return Err(Failure::Member(
+                            id,
                             k,
                             format!(
                                 "is a matrix with stride {} not satisfying alignment to {alignment}",
@@ -585,7 +668,8 @@ impl Layout<'_, '_> {
                 array_alignment = self.alignment(array, c);
                 let element_size = self.size(element, c, 0);
                 if element_size > stride {
-                    return Err((
+                    return Err(Failure::Member(
+                        id,
                         k,
                         format!("contains an array with stride {stride}, but with an element size of {element_size}"),
                     ));

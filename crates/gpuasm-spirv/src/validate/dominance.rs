@@ -398,7 +398,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                                 ));
                             }
                         }
-                    } else if reachable(db) && reachable(b) && db != b && !tree.dominates(db, b) {
+                    } else if reachable(b) && db != b && !tree.dominates(db, b) {
                         let (name, def_block, use_block) = (r.id(id), r.id(func.blocks[db].0), r.id(func.blocks[b].0));
                         r.error(
                             ErrorKind::Dominance,

@@ -542,6 +542,9 @@ impl Ctx<'_, '_> {
                 }
             }
         }
+        if class == sc::TileAttachmentQCOM && self.has(capability::TileShadingQCOM) {
+            return super::tile_attachments::problem(m, i, &|id, d| self.decorated(id, d)).map(Into::into);
+        }
         None
     }
 

@@ -18,6 +18,7 @@ mod atomics;
 mod bit_fields;
 mod block_layout;
 mod builtins;
+mod call_pointers;
 mod capabilities;
 mod cfg;
 mod clspv_reflection;
@@ -41,6 +42,7 @@ mod images;
 mod interfaces;
 mod invalid_types;
 mod layout;
+mod layout_classes;
 mod limits;
 mod locations;
 mod logical_pointers;
@@ -58,6 +60,9 @@ mod operands;
 mod scopes;
 mod raw_access_chains;
 mod phi;
+mod narrow_floats;
+mod opaque_structs;
+mod phi_edges;
 mod small_types;
 mod stage_ops;
 mod storage_models;
@@ -66,6 +71,8 @@ mod tensors;
 mod types;
 mod variable_pointers;
 mod workgroup_size;
+mod tile_attachments;
+mod vulkan_interfaces;
 
 use crate::binary::BinaryError;
 use crate::dis;
@@ -275,11 +282,13 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| images::check(module, options.target_env, r),
         &|r| memory::check(module, options, vulkan, r),
         &|r| raw_access_chains::check(module, r),
+        &|r| call_pointers::check(module, options, r),
         &|r| operands::check(module, options.target_env, r),
         &|r| atomics::check(module, options.target_env, r),
         &|r| scopes::check(module, options.target_env, r),
         &|r| stage_ops::check(module, options.target_env, r),
         &|r| control_flow::check_instructions(module, r),
+        &|r| phi_edges::check(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| tensors::check(module, r),
@@ -289,8 +298,10 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
         &|r| invalid_types::check(module, r),
+        &|r| narrow_floats::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
+        &|r| vulkan_interfaces::check_variables(module, vulkan, r),
         &|r| {
             if vulkan {
                 locations::check(module, r);
@@ -304,9 +315,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
                 entry_points::check_recursion(module, r)
             }
         },
+        &|r| vulkan_interfaces::check_entry_points(module, vulkan, r),
         &|r| dominance::check(module, limits, r),
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
+        &|r| layout_classes::check(module, vulkan, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| execution_limits::check(module, options.target_env, r),
         &|r| small_types::check_uses(module, shader(), r),

@@ -531,11 +531,15 @@ pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulk
             );
         }
         d::Index if sc != c::Output => fail(r, "", "must be in the Output storage class"),
-        d::Binding | d::DescriptorSet if !matches!(sc, c::StorageBuffer | c::Uniform | c::UniformConstant) => fail(
-            r,
-            "[VUID-StandaloneSpirv-DescriptorSet-06491] ",
-            "must be in the StorageBuffer, Uniform, or UniformConstant storage class",
-        ),
+        d::Binding | d::DescriptorSet
+            if !matches!(sc, c::StorageBuffer | c::Uniform | c::UniformConstant | c::TileAttachmentQCOM) =>
+        {
+            fail(
+                r,
+                "[VUID-StandaloneSpirv-DescriptorSet-06491] ",
+                "must be in the StorageBuffer, Uniform, or UniformConstant storage class",
+            )
+        }
         d::InputAttachmentIndex if sc != c::UniformConstant => fail(
             r,
             "[VUID-StandaloneSpirv-InputAttachmentIndex-06678] ",
@@ -814,6 +818,11 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                      OpTypeRuntimeArray must be decorated with Block or BufferBlock.",
                 );
             }
+            op::OpTypeStruct if vulkan && super::opaque_structs::contains_opaque(m, m.insts[i].result_id) => r.error(
+                ErrorKind::OperandType,
+                i,
+                "[VUID-StandaloneSpirv-None-04667] In Vulkan, OpTypeStruct must not contain an opaque type.",
+            ),
             op::OpStore if vulkan && contains_handle(m, m.type_of(m.word(i, 1)), 0) => r.error(
                 ErrorKind::OperandType,
                 i,
