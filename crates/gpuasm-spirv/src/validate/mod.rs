@@ -22,7 +22,6 @@ mod clspv_reflection;
 mod composites;
 mod conversions;
 mod debug_info;
-mod decorated_types;
 mod decorations;
 mod dominance;
 mod glsl;
@@ -43,6 +42,7 @@ mod operands;
 mod small_types;
 mod storage_models;
 mod structure;
+mod type_decls;
 mod types;
 mod variable_pointers;
 
@@ -243,7 +243,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
-        &|r| decorated_types::check(module, r),
+        &|r| type_decls::check(module, options.target_env, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
         &|r| debug_info::check(module, r),

@@ -17,10 +17,6 @@ fn is_untyped_pointer(m: &Module, ty: u32) -> bool {
     m.def_opcode(ty) == Some(op::OpTypeUntypedPointerKHR)
 }
 
-fn is_int_type(m: &Module, ty: u32) -> bool {
-    m.def_opcode(ty) == Some(op::OpTypeInt)
-}
-
 fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let inst = &m.insts[i];
     match inst.opcode() {
@@ -89,38 +85,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         // spirv-val looks at the signedness of 32-bit integers only.
         op::OpTypeInt if m.word(i, 1) == 32 && m.word(i, 2) > 1 => {
             r.error(ErrorKind::OperandType, i, format!("OpTypeInt has invalid signedness: {}", m.word(i, 2)));
-        }
-        op::OpTypeVector => {
-            let n = m.word(i, 2);
-            let vector16 = matches!(n, 8 | 16) && has_capability(m, capability::Vector16);
-            if !matches!(n, 2..=4) && !vector16 {
-                r.error(ErrorKind::OperandType, i, format!("Illegal number of components ({n}) for TypeVector"));
-            }
-        }
-        op::OpTypeMatrix => {
-            let column = m.word(i, 1);
-            let message = if m.def_opcode(column) != Some(op::OpTypeVector) {
-                "Columns in a matrix must be of type vector."
-            } else if m.def_word(column, 2).and_then(|c| m.def_opcode(c)) != Some(op::OpTypeFloat) {
-                "Matrix types can only be parameterized with floating-point types."
-            } else if !matches!(m.word(i, 2), 2..=4) {
-                "Matrix types can only be parameterized as having only 2, 3, or 4 columns."
-            } else {
-                return;
-            };
-            r.error(ErrorKind::OperandType, i, message);
-        }
-        op::OpTypeArray => {
-            let length = m.word(i, 2);
-            let constant = m.def(length).is_some_and(|d| d.info.class == "Constant-Creation");
-            if m.def(length).is_some() && !(constant && is_int_type(m, m.type_of(length))) {
-                let t = r.id(length);
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    format!("OpTypeArray Length <id> {t} is not a scalar constant type."),
-                );
-            }
         }
         op::OpConstant | op::OpSpecConstant if !narrow_literal_ok(m, i) => {
             r.error(
@@ -298,10 +262,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         }
         _ => {}
     }
-}
-
-fn has_capability(m: &Module, cap: u32) -> bool {
-    m.declared_capabilities.contains(&cap)
 }
 
 /// Whether `ptr` is a pointer value, reporting it when it is not.
@@ -817,19 +777,6 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
-            op::OpTypeStruct
-                if vulkan
-                    && struct_has_runtime_array(m, m.insts[i].result_id)
-                    && !decorated(m, m.insts[i].result_id, decoration::Block)
-                    && !decorated(m, m.insts[i].result_id, decoration::BufferBlock) =>
-            {
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] Vulkan, OpTypeStruct containing an \
-                     OpTypeRuntimeArray must be decorated with Block or BufferBlock.",
-                );
-            }
             op::OpStore if vulkan && contains_handle(m, m.type_of(m.word(i, 1)), 0) => r.error(
                 ErrorKind::OperandType,
                 i,
