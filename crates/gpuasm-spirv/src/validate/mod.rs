@@ -20,6 +20,7 @@ mod capabilities;
 mod cfg;
 mod clspv_reflection;
 mod composites;
+mod constant_decls;
 mod conversions;
 mod debug_info;
 mod decorations;

@@ -5,8 +5,9 @@
 //! types, structures do not refer to themselves nor mix BuiltIn members,
 //! and a forward pointer names a pointer of its storage class.
 //!
-//! The first broken rule stops the pass, as spirv-val stops at its first
-//! error.
+//! Constants declared among the types are checked in the same walk
+//! (`constant_decls`), so the first broken rule in module order is the one
+//! reported, and it stops the pass, as spirv-val stops at its first error.
 
 use super::decorations::{decorations, Applied};
 use super::module::Module;
@@ -120,15 +121,19 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         decs: decorations(m),
         seen: FxHashSet::default(),
     };
+    // Constants interleave with types: spirv-val checks both in module order.
+    let constants = super::constant_decls::Context::new(m, cx.caps.clone());
     for i in 0..m.insts.len() {
         let opcode = m.insts[i].opcode();
         if opcode == op::OpFunction {
             return;
         }
-        if !generates_type(opcode) && opcode != op::OpTypeForwardPointer {
-            continue;
-        }
-        if let Some(message) = problem(m, &mut cx, r, i) {
+        let message = if generates_type(opcode) || opcode == op::OpTypeForwardPointer {
+            problem(m, &mut cx, r, i)
+        } else {
+            super::constant_decls::problem(m, &constants, r, i)
+        };
+        if let Some(message) = message {
             r.error(ErrorKind::OperandType, i, message);
             return;
         }

@@ -203,11 +203,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             );
         }
         op::OpDecorate => check_decoration_target(m, r, i, vulkan),
-        op::OpConstant | op::OpSpecConstant | op::OpConstantNull | op::OpConstantTrue | op::OpConstantFalse
-            if super::small_types::limited_use(m, inst.result_type) =>
-        {
-            r.error(ErrorKind::Capability, i, "Cannot form constants of 8- or 16-bit types");
-        }
         _ if inst.info.class == "Relational_and_Logical"
             && inst.opcode() != op::OpSelect
             && !is_bool_or_bool_vector(m, inst.result_type) =>
