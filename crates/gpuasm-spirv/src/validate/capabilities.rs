@@ -355,6 +355,10 @@ const EXTENSION_VERSIONS: &[(&str, Version)] = &[
 ];
 
 pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
+    // The capabilities come first in the module, and so do their errors.
+    if !super::env_capabilities::check(m, options.target_env, r) {
+        return;
+    }
     let d = declared(m, options);
     if d.module_version < crate::grammar::Version(1, 6)
         && !declared_extensions(m).contains(&b"SPV_KHR_non_semantic_info"[..])
@@ -387,9 +391,6 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
             }
         }
     }
-    if !vulkan_capabilities(m, options, r) {
-        return;
-    }
     for i in 0..m.insts.len() {
         check_instruction(m, &d, r, i);
         ext_instruction(m, &d, r, i);
@@ -397,54 +398,6 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
             return;
         }
     }
-}
-
-/// Capabilities no Vulkan version allows and no extension enables (those of
-/// OpenCL kernels, linking and rectangle images). spirv-val checks an
-/// allow-list from the Vulkan specification; this is the part of its
-/// complement that the Vulkan specification rules out outright.
-const NOT_IN_VULKAN: &[&str] = &[
-    "Addresses",
-    "Linkage",
-    "Kernel",
-    "Vector16",
-    "Float16Buffer",
-    "ImageBasic",
-    "ImageReadWrite",
-    "ImageMipmap",
-    "Pipes",
-    "DeviceEnqueue",
-    "LiteralSampler",
-    "GenericPointer",
-    "SampledRect",
-    "ImageRect",
-    "SubgroupDispatch",
-    "NamedBarrier",
-    "PipeStorage",
-];
-
-fn vulkan_capabilities(m: &Module, options: &ValidatorOptions, r: &mut Report) -> bool {
-    let minor = match options.target_env {
-        crate::TargetEnv::Vulkan(minor) => minor,
-        crate::TargetEnv::Vulkan11Spv14 => 1,
-        _ => return true,
-    };
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpCapability) {
-        let cap = m.word(i, 0);
-        let Some(e) = OperandKind::Capability.enumerant(cap) else { continue };
-        if NOT_IN_VULKAN.contains(&e.name) {
-            r.error(
-                ErrorKind::Capability,
-                i,
-                format!(
-                    "Capability {} is not allowed by Vulkan 1.{minor} specification (or requires extension)",
-                    e.name
-                ),
-            );
-            return false;
-        }
-    }
-    true
 }
 
 /// An extended instruction the grammar ties to capabilities (GLSL.std.450's

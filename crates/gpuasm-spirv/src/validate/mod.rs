@@ -25,6 +25,7 @@ mod conversions;
 mod debug_info;
 mod decorations;
 mod dominance;
+mod env_capabilities;
 mod glsl;
 mod graph;
 mod ids;
