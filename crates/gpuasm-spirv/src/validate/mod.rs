@@ -25,6 +25,7 @@ mod conversions;
 mod debug_info;
 mod decorations;
 mod dominance;
+mod encoded_floats;
 mod env_capabilities;
 mod glsl;
 mod graph;
@@ -258,6 +259,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
+        &|r| encoded_floats::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {
