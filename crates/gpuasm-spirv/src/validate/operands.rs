@@ -610,6 +610,10 @@ impl Checker<'_, '_> {
                     self.fail(rep, format!("Expected P type and Result Type to be the same: {name}"));
                 }
             }
+            // The branch weights come both or not at all.
+            op::OpBranchConditional if m.operands(self.i).len() == 4 => {
+                self.fail(rep, "OpBranchConditional requires either 3 or 5 parameters".into());
+            }
             op::OpBranchConditional if !self.scalar_operand(0, op::OpTypeBool) => {
                 self.fail(rep, "Condition operand for OpBranchConditional must be of boolean type".into());
             }

@@ -72,14 +72,19 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             let (member, members) = (m.word(i, 1), m.operands_len_of(target).saturating_sub(1) as u32);
             if m.def(target).is_some() && member >= members {
                 let t = r.id(target);
-                r.error(
-                    ErrorKind::Decoration,
-                    i,
+                let message = if inst.opcode() == op::OpMemberName {
                     format!(
-                        "Index {member} provided in {} for struct <id> {t} is out of bounds. The structure has {members} members.",
-                        inst.info.name
-                    ),
-                );
+                        "OpMemberName Member <id> {} index is larger than Type <id> {t}s member count.",
+                        r.id(member)
+                    )
+                } else {
+                    format!(
+                        "Index {member} provided in OpMemberDecorate for struct <id> {t} is out of bounds. The \
+                         structure has {members} members. Largest valid index is {}.",
+                        i64::from(members) - 1
+                    )
+                };
+                r.error(ErrorKind::Decoration, i, message);
             }
         }
         // spirv-val looks at the signedness of 32-bit integers only.
@@ -143,6 +148,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 }
             }
             // Kernels take parameters; only the other execution models may not.
+            let vuid = if vulkan { "[VUID-StandaloneSpirv-None-04633] " } else { "" };
             let fn_type = m.def_word(f, 4).unwrap_or(0);
             if m.word(i, 0) != crate::grammar::execution_model::Kernel
                 && m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2)
@@ -151,9 +157,23 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 r.error(
                     ErrorKind::EntryPoint,
                     i,
-                    format!("OpEntryPoint Entry Point <id> {t}s function parameter count is not zero."),
+                    format!("{vuid}OpEntryPoint Entry Point <id> {t}s function parameter count is not zero."),
+                );
+                return;
+            }
+            if m.def_opcode(m.type_of(f)) != Some(op::OpTypeVoid) {
+                let t = r.id(f);
+                r.error(
+                    ErrorKind::EntryPoint,
+                    i,
+                    format!("{vuid}OpEntryPoint Entry Point <id> {t}s function return type is not void."),
                 );
             }
+        }
+        // Debug line information names its file with an OpString.
+        op::OpLine if m.def_opcode(m.word(i, 0)) != Some(op::OpString) => {
+            let t = r.id(m.word(i, 0));
+            r.error(ErrorKind::OperandType, i, format!("OpLine Target <id> {t} is not an OpString."));
         }
         op::OpFunction => {
             let fn_type = m.word(i, 3);
