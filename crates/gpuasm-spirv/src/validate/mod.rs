@@ -26,6 +26,7 @@ mod debug_info;
 mod decorations;
 mod dominance;
 mod encoded_floats;
+mod entry_names;
 mod env_capabilities;
 mod glsl;
 mod graph;
@@ -239,6 +240,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let stages: &[&dyn Fn(&mut Report)] = &[
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
+        &|r| entry_names::check(module, r),
         &|r| ids::check(module, r),
         &|r| cfg::check(module, r),
         &|r| capabilities::check(module, options, r),
