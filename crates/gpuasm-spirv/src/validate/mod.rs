@@ -43,6 +43,7 @@ mod modes;
 pub mod module;
 mod opencl;
 mod operands;
+mod recursion;
 mod small_types;
 mod storage_models;
 mod structure;
@@ -262,6 +263,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
         &|r| encoded_floats::check(module, r),
+        &|r| {
+            if vulkan {
+                recursion::check(module, r)
+            }
+        },
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| {
