@@ -27,6 +27,7 @@ mod decorations;
 mod dominance;
 mod encoded_floats;
 mod entry_names;
+mod entry_references;
 mod env_capabilities;
 mod glsl;
 mod graph;
