@@ -45,6 +45,7 @@ pub mod module;
 mod opencl;
 mod operands;
 mod recursion;
+mod shader_clock;
 mod small_types;
 mod storage_models;
 mod structure;
@@ -263,6 +264,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
+        &|r| shader_clock::check(module, options.target_env, r),
         &|r| encoded_floats::check(module, r),
         &|r| {
             if vulkan {
