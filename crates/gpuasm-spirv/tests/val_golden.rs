@@ -169,12 +169,20 @@ fn errors_carry_the_instruction() {
 fn huge_element_counts_are_errors_not_allocations() {
     // Found by the spirv_val fuzz target: element counts come from the
     // module and must never size an allocation.
-    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%u = OpTypeInt 32 0\n\
-                %n = OpConstant %u 4294967295\n%a = OpTypeArray %u %n\n%v = OpTypeVector %u 4000000000\n\
-                %c = OpConstant %u 1\n%ca = OpConstantComposite %a %c %c\n%cv = OpConstantComposite %v %c %c\n";
-    let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
-    let errors = validate(&words, &ValidatorOptions::default()).unwrap_err();
+    let errors_of = |text: &str| {
+        let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
+        validate(&words, &ValidatorOptions::default()).unwrap_err()
+    };
+    let errors = errors_of(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%u = OpTypeInt 32 0\n\
+         %v = OpTypeVector %u 4000000000\n%c = OpConstant %u 1\n%cv = OpConstantComposite %v %c %c\n",
+    );
     assert!(errors.iter().any(|e| e.message.contains("Illegal number of components (4000000000)")), "{errors:?}");
+    let errors = errors_of(
+        "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%u = OpTypeInt 32 0\n\
+         %n = OpConstant %u 4294967295\n%a = OpTypeArray %u %n\n\
+         %c = OpConstant %u 1\n%ca = OpConstantComposite %a %c %c\n",
+    );
     assert!(errors.iter().any(|e| e.message.contains("Constituent count does not match")), "{errors:?}");
 }
 

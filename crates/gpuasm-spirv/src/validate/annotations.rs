@@ -132,6 +132,21 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                     r.error(ErrorKind::Decoration, i, format!("{} cannot be applied to structure members", name(dec)));
                 }
             }
+            op::OpGroupDecorate | op::OpGroupMemberDecorate
+                if m.def_opcode(m.word(i, 0)) != Some(op::OpDecorationGroup) =>
+            {
+                let (what, g) = (m.insts[i].info.name, r.id(m.word(i, 0)));
+                r.error(
+                    ErrorKind::Decoration,
+                    i,
+                    format!("{what} Decoration group <id> {g} is not a decoration group."),
+                );
+            }
+            op::OpGroupMemberDecorate => {
+                if let Some(message) = group_member_problem(m, r, i) {
+                    r.error(ErrorKind::Decoration, i, message);
+                }
+            }
             op::OpGroupDecorate => {
                 for k in 1..m.operands(i).len() {
                     let target = m.word(i, k);
@@ -152,6 +167,26 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             return;
         }
     }
+}
+
+/// OpGroupMemberDecorate's targets are members of structures.
+fn group_member_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
+    for k in (1..m.operands(i).len().saturating_sub(1)).step_by(2) {
+        let (target, index) = (m.word(i, k), m.word(i, k + 1));
+        if m.def_opcode(target) != Some(op::OpTypeStruct) {
+            return Some(format!("OpGroupMemberDecorate Structure type <id> {} is not a struct type.", r.id(target)));
+        }
+        let members = m.operands_len_of(target).saturating_sub(1) as u32;
+        if index >= members {
+            return Some(format!(
+                "Index {index} provided in OpGroupMemberDecorate for struct <id> {} is out of bounds. The structure \
+                 has {members} members. Largest valid index is {}.",
+                r.id(target),
+                i64::from(members) - 1
+            ));
+        }
+    }
+    None
 }
 
 /// What spirv-val's annotation pass says of an OpDecorate before it looks

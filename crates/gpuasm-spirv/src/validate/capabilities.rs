@@ -117,11 +117,12 @@ fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
     .any(has);
     Declared {
         int8: storage8 || has(capability::Int8),
-        int16: storage16 || has(capability::Int16) || ext("SPV_AMD_gpu_shader_int16"),
+        int16: storage16 || has(capability::Int16),
         float16: storage16
             || has(capability::Float16)
             || has(capability::Float16Buffer)
-            || ext("SPV_AMD_gpu_shader_half_float"),
+            || ext("SPV_AMD_gpu_shader_half_float")
+            || ext("SPV_AMD_gpu_shader_half_float_fetch"),
         free_fp_rounding_mode: storage16 || ext("SPV_AMD_gpu_shader_half_float"),
         group_ops_reduce_and_scans: ext("SPV_NV_shader_subgroup_partitioned") || ext("SPV_AMD_shader_ballot"),
         env: options.target_env,
@@ -302,30 +303,44 @@ fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
     match opc {
         op::OpTypeInt => {
             let need = match m.word(i, 1) {
-                8 if !d.int8 => Some("Using an 8-bit integer type requires the Int8 capability, or an extension that explicitly enables 8-bit integers."),
-                16 if !d.int16 => Some("Using a 16-bit integer type requires the Int16 capability, or an extension that explicitly enables 16-bit integers."),
-                64 if !d.capabilities.contains(&capability::Int64) => Some("Using a 64-bit integer type requires the Int64 capability."),
-                8 | 16 | 32 | 64 => None,
-                _ => Some("Invalid number of bits used for OpTypeInt."),
+                8 if !d.int8 => "Using an 8-bit integer type requires the Int8 capability, or an extension that explicitly enables 8-bit integers.".into(),
+                16 if !d.int16 => "Using a 16-bit integer type requires the Int16 capability, or an extension that explicitly enables 16-bit integers.".into(),
+                64 if !d.capabilities.contains(&capability::Int64) => "Using a 64-bit integer type requires the Int64 capability.".into(),
+                8 | 16 | 32 | 64 => return,
+                n => format!("Invalid number of bits ({n}) used for OpTypeInt."),
             };
-            if let Some(msg) = need {
-                r.error(ErrorKind::Capability, i, msg);
-            }
+            r.error(ErrorKind::Capability, i, need);
         }
-        // A float with an explicit encoding is checked through the
-        // encoding's own capabilities.
-        op::OpTypeFloat if m.operands(i).len() == 2 => {
-            let need = match m.word(i, 1) {
-                16 if !d.float16 => Some("Using a 16-bit floating point type requires the Float16 or Float16Buffer capability, or an extension that explicitly enables 16-bit floating point."),
-                64 if !d.capabilities.contains(&capability::Float64) => Some("Using a 64-bit floating point type requires the Float64 capability."),
-                16 | 32 | 64 => None,
-                _ => Some("Invalid number of bits used for OpTypeFloat."),
-            };
-            if let Some(msg) = need {
-                r.error(ErrorKind::Capability, i, msg);
+        op::OpTypeFloat => {
+            if let Some(need) = float_width_problem(m, d, i) {
+                r.error(ErrorKind::Capability, i, need);
             }
         }
         _ => {}
+    }
+}
+
+/// What spirv-val finds wrong with a float's width: 16 bits need Float16
+/// (or a storage capability) unless an encoding says otherwise, 8 bits
+/// need Float8EXT and an E4M3 or E5M2 encoding, 64 bits need Float64.
+fn float_width_problem(m: &Module, d: &Declared, i: usize) -> Option<String> {
+    let encoding = (m.operands(i).len() > 2).then(|| m.word(i, 2));
+    let has = |c| d.capabilities.contains(&c);
+    match m.word(i, 1) {
+        32 => None,
+        16 => (encoding.is_none() && !d.float16).then(|| "Using a 16-bit floating point type requires the Float16 or Float16Buffer capability, or an extension that explicitly enables 16-bit floating point.".into()),
+        8 if !has(capability::Float8EXT) => Some("Using a 8-bit floating point type requires the Float8EXT capability.".into()),
+        8 => match encoding {
+            None => Some("8-bit floating point type requires an encoding.".into()),
+            Some(crate::grammar::fp_encoding::Float8E4M3EXT | crate::grammar::fp_encoding::Float8E5M2EXT) => None,
+            Some(e) => {
+                let name = OperandKind::FPEncoding.enumerant(e).map_or("", |e| e.name);
+                Some(format!("Unsupported 8-bit floating point encoding ({name})."))
+            }
+        },
+        64 if !has(capability::Float64) => Some("Using a 64-bit floating point type requires the Float64 capability.".into()),
+        64 => None,
+        n => Some(format!("Invalid number of bits ({n}) used for OpTypeFloat.")),
     }
 }
 
@@ -340,6 +355,10 @@ const EXTENSION_VERSIONS: &[(&str, Version)] = &[
 ];
 
 pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
+    // The capabilities come first in the module, and so do their errors.
+    if !super::env_capabilities::check(m, options.target_env, r) {
+        return;
+    }
     let d = declared(m, options);
     if d.module_version < crate::grammar::Version(1, 6)
         && !declared_extensions(m).contains(&b"SPV_KHR_non_semantic_info"[..])
@@ -372,9 +391,6 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
             }
         }
     }
-    if !vulkan_capabilities(m, options, r) {
-        return;
-    }
     for i in 0..m.insts.len() {
         check_instruction(m, &d, r, i);
         ext_instruction(m, &d, r, i);
@@ -382,54 +398,6 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
             return;
         }
     }
-}
-
-/// Capabilities no Vulkan version allows and no extension enables (those of
-/// OpenCL kernels, linking and rectangle images). spirv-val checks an
-/// allow-list from the Vulkan specification; this is the part of its
-/// complement that the Vulkan specification rules out outright.
-const NOT_IN_VULKAN: &[&str] = &[
-    "Addresses",
-    "Linkage",
-    "Kernel",
-    "Vector16",
-    "Float16Buffer",
-    "ImageBasic",
-    "ImageReadWrite",
-    "ImageMipmap",
-    "Pipes",
-    "DeviceEnqueue",
-    "LiteralSampler",
-    "GenericPointer",
-    "SampledRect",
-    "ImageRect",
-    "SubgroupDispatch",
-    "NamedBarrier",
-    "PipeStorage",
-];
-
-fn vulkan_capabilities(m: &Module, options: &ValidatorOptions, r: &mut Report) -> bool {
-    let minor = match options.target_env {
-        crate::TargetEnv::Vulkan(minor) => minor,
-        crate::TargetEnv::Vulkan11Spv14 => 1,
-        _ => return true,
-    };
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpCapability) {
-        let cap = m.word(i, 0);
-        let Some(e) = OperandKind::Capability.enumerant(cap) else { continue };
-        if NOT_IN_VULKAN.contains(&e.name) {
-            r.error(
-                ErrorKind::Capability,
-                i,
-                format!(
-                    "Capability {} is not allowed by Vulkan 1.{minor} specification (or requires extension)",
-                    e.name
-                ),
-            );
-            return false;
-        }
-    }
-    true
 }
 
 /// An extended instruction the grammar ties to capabilities (GLSL.std.450's

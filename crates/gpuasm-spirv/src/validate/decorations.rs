@@ -341,20 +341,46 @@ fn buffer_blocks(cx: &Ctx, r: &mut Report) -> bool {
         return true;
     }
     let m = cx.m;
+    let references = super::entry_references::EntryReferences::new(m);
+    // Entry points known to use a push constant (VUID 06674: one each).
+    let mut push_constant_users = rustc_hash::FxHashSet::default();
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
-        if inst.opcode() != op::OpVariable {
+        let untyped = inst.opcode() == op::OpUntypedVariableKHR;
+        if inst.opcode() != op::OpVariable && !untyped {
             continue;
         }
         let class = m.word(i, 2);
+        if class == sc::PushConstant {
+            if let Some(ep) = references.of(inst.result_id).into_iter().find(|&ep| !push_constant_users.insert(ep)) {
+                r.error(
+                    ErrorKind::Decoration,
+                    i,
+                    format!(
+                        "[VUID-StandaloneSpirv-OpEntryPoint-06674] Entry point id '{ep}' uses more than one \
+                         PushConstant interface."
+                    ),
+                );
+                return false;
+            }
+        }
         if !matches!(class, sc::Uniform | sc::PushConstant | sc::StorageBuffer) {
             continue;
         }
-        let mut id = m.def_word(inst.result_type, 3).unwrap_or(0);
+        // An untyped variable's data type is optional.
+        let mut id = if untyped {
+            if m.operands(i).len() > 3 {
+                m.word(i, 3)
+            } else {
+                0
+            }
+        } else {
+            m.def_word(inst.result_type, 3).unwrap_or(0)
+        };
         if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
             id = m.def_word(id, 2).unwrap_or(0);
         }
-        if m.def_opcode(id) != Some(op::OpTypeStruct) {
+        if id != 0 && m.def_opcode(id) != Some(op::OpTypeStruct) {
             continue;
         }
         let block = cx.has_nested(id, d::Block, 0);

@@ -25,15 +25,17 @@ mod clspv_reflection;
 mod composites;
 mod constructs;
 mod control_flow;
+mod constant_decls;
 mod conversions;
 mod cooperative;
 mod debug_info;
-mod decorated_types;
 mod decorations;
 mod dominance;
 mod encoded_floats;
 mod execution_limits;
 mod entry_points;
+mod entry_references;
+mod env_capabilities;
 mod glsl;
 mod graph;
 mod ids;
@@ -61,13 +63,13 @@ mod scopes;
 mod raw_access_chains;
 mod phi;
 mod narrow_floats;
-mod opaque_structs;
 mod phi_edges;
 mod small_types;
 mod stage_ops;
 mod storage_models;
 mod structure;
 mod tensors;
+mod type_decls;
 mod types;
 mod variable_pointers;
 mod workgroup_size;
@@ -272,7 +274,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
-        &|r| decorated_types::check(module, r),
+        &|r| type_decls::check(module, options.target_env, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
         &|r| tensors::check_types(module, r),

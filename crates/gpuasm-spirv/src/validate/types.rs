@@ -17,10 +17,6 @@ fn is_untyped_pointer(m: &Module, ty: u32) -> bool {
     m.def_opcode(ty) == Some(op::OpTypeUntypedPointerKHR)
 }
 
-fn is_int_type(m: &Module, ty: u32) -> bool {
-    m.def_opcode(ty) == Some(op::OpTypeInt)
-}
-
 fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let inst = &m.insts[i];
     match inst.opcode() {
@@ -76,51 +72,24 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             let (member, members) = (m.word(i, 1), m.operands_len_of(target).saturating_sub(1) as u32);
             if m.def(target).is_some() && member >= members {
                 let t = r.id(target);
-                r.error(
-                    ErrorKind::Decoration,
-                    i,
+                let message = if inst.opcode() == op::OpMemberName {
                     format!(
-                        "Index {member} provided in {} for struct <id> {t} is out of bounds. The structure has {members} members.",
-                        inst.info.name
-                    ),
-                );
+                        "OpMemberName Member <id> {} index is larger than Type <id> {t}s member count.",
+                        r.id(member)
+                    )
+                } else {
+                    format!(
+                        "Index {member} provided in OpMemberDecorate for struct <id> {t} is out of bounds. The \
+                         structure has {members} members. Largest valid index is {}.",
+                        i64::from(members) - 1
+                    )
+                };
+                r.error(ErrorKind::Decoration, i, message);
             }
         }
         // spirv-val looks at the signedness of 32-bit integers only.
         op::OpTypeInt if m.word(i, 1) == 32 && m.word(i, 2) > 1 => {
             r.error(ErrorKind::OperandType, i, format!("OpTypeInt has invalid signedness: {}", m.word(i, 2)));
-        }
-        op::OpTypeVector => {
-            let n = m.word(i, 2);
-            let vector16 = matches!(n, 8 | 16) && has_capability(m, capability::Vector16);
-            if !matches!(n, 2..=4) && !vector16 {
-                r.error(ErrorKind::OperandType, i, format!("Illegal number of components ({n}) for TypeVector"));
-            }
-        }
-        op::OpTypeMatrix => {
-            let column = m.word(i, 1);
-            let message = if m.def_opcode(column) != Some(op::OpTypeVector) {
-                "Columns in a matrix must be of type vector."
-            } else if m.def_word(column, 2).and_then(|c| m.def_opcode(c)) != Some(op::OpTypeFloat) {
-                "Matrix types can only be parameterized with floating-point types."
-            } else if !matches!(m.word(i, 2), 2..=4) {
-                "Matrix types can only be parameterized as having only 2, 3, or 4 columns."
-            } else {
-                return;
-            };
-            r.error(ErrorKind::OperandType, i, message);
-        }
-        op::OpTypeArray => {
-            let length = m.word(i, 2);
-            let constant = m.def(length).is_some_and(|d| d.info.class == "Constant-Creation");
-            if m.def(length).is_some() && !(constant && is_int_type(m, m.type_of(length))) {
-                let t = r.id(length);
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    format!("OpTypeArray Length <id> {t} is not a scalar constant type."),
-                );
-            }
         }
         op::OpConstant | op::OpSpecConstant if !narrow_literal_ok(m, i) => {
             r.error(
@@ -178,6 +147,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 }
             }
             // Kernels take parameters; only the other execution models may not.
+            let vuid = if vulkan { "[VUID-StandaloneSpirv-None-04633] " } else { "" };
             let fn_type = m.def_word(f, 4).unwrap_or(0);
             if m.word(i, 0) != crate::grammar::execution_model::Kernel
                 && m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2)
@@ -186,9 +156,23 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 r.error(
                     ErrorKind::EntryPoint,
                     i,
-                    format!("OpEntryPoint Entry Point <id> {t}s function parameter count is not zero."),
+                    format!("{vuid}OpEntryPoint Entry Point <id> {t}s function parameter count is not zero."),
+                );
+                return;
+            }
+            if m.def_opcode(m.type_of(f)) != Some(op::OpTypeVoid) {
+                let t = r.id(f);
+                r.error(
+                    ErrorKind::EntryPoint,
+                    i,
+                    format!("{vuid}OpEntryPoint Entry Point <id> {t}s function return type is not void."),
                 );
             }
+        }
+        // Debug line information names its file with an OpString.
+        op::OpLine if m.def_opcode(m.word(i, 0)) != Some(op::OpString) => {
+            let t = r.id(m.word(i, 0));
+            r.error(ErrorKind::OperandType, i, format!("OpLine Target <id> {t} is not an OpString."));
         }
         op::OpFunction => {
             let fn_type = m.word(i, 3);
@@ -238,11 +222,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             );
         }
         op::OpDecorate => check_decoration_target(m, r, i, vulkan),
-        op::OpConstant | op::OpSpecConstant | op::OpConstantNull | op::OpConstantTrue | op::OpConstantFalse
-            if super::small_types::limited_use(m, inst.result_type) =>
-        {
-            r.error(ErrorKind::Capability, i, "Cannot form constants of 8- or 16-bit types");
-        }
         op::OpFunctionCall => {
             let f = m.word(i, 2);
             if m.def_opcode(f) != Some(op::OpFunction) {
@@ -290,10 +269,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         }
         _ => {}
     }
-}
-
-fn has_capability(m: &Module, cap: u32) -> bool {
-    m.declared_capabilities.contains(&cap)
 }
 
 /// Whether `ptr` is a pointer value, reporting it when it is not.
@@ -805,24 +780,6 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
-            op::OpTypeStruct
-                if vulkan
-                    && struct_has_runtime_array(m, m.insts[i].result_id)
-                    && !decorated(m, m.insts[i].result_id, decoration::Block)
-                    && !decorated(m, m.insts[i].result_id, decoration::BufferBlock) =>
-            {
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] Vulkan, OpTypeStruct containing an \
-                     OpTypeRuntimeArray must be decorated with Block or BufferBlock.",
-                );
-            }
-            op::OpTypeStruct if vulkan && super::opaque_structs::contains_opaque(m, m.insts[i].result_id) => r.error(
-                ErrorKind::OperandType,
-                i,
-                "[VUID-StandaloneSpirv-None-04667] In Vulkan, OpTypeStruct must not contain an opaque type.",
-            ),
             op::OpStore if vulkan && contains_handle(m, m.type_of(m.word(i, 1)), 0) => r.error(
                 ErrorKind::OperandType,
                 i,
