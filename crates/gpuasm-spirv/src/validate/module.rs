@@ -39,6 +39,7 @@ impl Defs {
     }
 
     /// Where `id` is defined.
+    #[inline]
     pub fn get(&self, id: &u32) -> Option<&usize> {
         match self.dense.get(*id as usize) {
             Some(at) => (*at != Self::NONE).then_some(at),
@@ -47,6 +48,7 @@ impl Defs {
     }
 
     /// Whether `id` is defined.
+    #[inline]
     pub fn contains_key(&self, id: &u32) -> bool {
         self.get(id).is_some()
     }
@@ -55,6 +57,7 @@ impl Defs {
 impl std::ops::Index<&u32> for Defs {
     type Output = usize;
 
+    #[inline]
     fn index(&self, id: &u32) -> &usize {
         self.get(id).expect("an id the module defines")
     }
@@ -106,17 +109,20 @@ impl<'w> Module<'w> {
         self.insts[i].view(self.words, &self.operands)
     }
 
+    #[inline]
     pub fn operands(&self, i: usize) -> &[ParsedOperand] {
         &self.operands[self.insts[i].operands.clone()]
     }
 
     /// The first word of operand `k` of instruction `i`.
+    #[inline]
     pub fn word(&self, i: usize, k: usize) -> u32 {
         let o = self.operands(i)[k];
         self.words[self.insts[i].offset + o.offset as usize]
     }
 
     /// Every id operand (not the result) of instruction `i`: (operand index, id).
+    #[inline]
     pub fn id_operands(&self, i: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
         self.operands(i)
             .iter()
@@ -126,31 +132,37 @@ impl<'w> Module<'w> {
     }
 
     /// The instruction defining `id`.
+    #[inline]
     pub fn def(&self, id: u32) -> Option<&Inst> {
         self.defs.get(&id).map(|&i| &self.insts[i])
     }
 
     /// Where the instruction defining `id` stands.
+    #[inline]
     pub fn def_index(&self, id: u32) -> Option<usize> {
         self.defs.get(&id).copied()
     }
 
     /// The type id of a value id (0 if it has none).
+    #[inline]
     pub fn type_of(&self, id: u32) -> u32 {
         self.def(id).map_or(0, |d| d.result_type)
     }
 
     /// Whether `id` is defined by a type declaration.
+    #[inline]
     pub fn is_type(&self, id: u32) -> bool {
         self.def(id).is_some_and(|d| d.info.declares_type)
     }
 
     /// The opcode that defines `id`, if any.
+    #[inline]
     pub fn def_opcode(&self, id: u32) -> Option<u16> {
         self.def(id).map(Inst::opcode)
     }
 
     /// How many operands (result type and result included) define `id`.
+    #[inline]
     pub fn operands_len_of(&self, id: u32) -> usize {
         self.defs.get(&id).map_or(0, |&i| self.insts[i].operands.len())
     }
@@ -185,6 +197,7 @@ impl<'w> Module<'w> {
     }
 
     /// Word `k` (0 = opcode word) of the instruction defining `id`.
+    #[inline]
     pub fn def_word(&self, id: u32, k: usize) -> Option<u32> {
         let d = self.def(id)?;
         (k < d.word_count).then(|| self.words[d.offset + k])
