@@ -42,7 +42,6 @@ mod ids;
 mod image_operands;
 mod images;
 mod interfaces;
-mod invalid_types;
 mod layout;
 mod layout_classes;
 mod limits;
@@ -55,13 +54,11 @@ mod mesh_builtins;
 mod misc;
 mod modes;
 pub mod module;
-mod narrow_floats;
 mod non_uniform;
 mod numeric_conversions;
 mod opencl;
 mod operands;
 mod phi;
-mod phi_edges;
 mod raw_access_chains;
 mod scopes;
 mod small_types;
@@ -290,7 +287,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| scopes::check(module, options.target_env, r),
         &|r| stage_ops::check(module, options.target_env, r),
         &|r| control_flow::check_instructions(module, r),
-        &|r| phi_edges::check(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
         &|r| tensors::check(module, r),
@@ -299,8 +295,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
-        &|r| invalid_types::check(module, r),
-        &|r| narrow_floats::check(module, r),
         &|r| decorations::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| vulkan_interfaces::check_variables(module, vulkan, r),
@@ -317,7 +311,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
                 entry_points::check_recursion(module, r)
             }
         },
-        &|r| vulkan_interfaces::check_entry_points(module, vulkan, r),
         &|r| dominance::check(module, limits, r),
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),

@@ -227,10 +227,10 @@ impl Checker<'_, '_> {
         let before = rep.errors.len();
         self.scopes(rep);
         match opc {
-            op::OpUndef | op::OpReadClockKHR | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR
+            op::OpUndef | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR
                 if rep.errors.len() == before =>
             {
-                if let Some(message) = super::misc::problem(m, self.i, self.env) {
+                if let Some(message) = super::misc::problem(m, self.i) {
                     self.fail(rep, message);
                 }
             }

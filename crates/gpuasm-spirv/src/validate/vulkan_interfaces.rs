@@ -1,23 +1,15 @@
 //! Vulkan rules on what stage interfaces hold (spirv-val's interface pass):
 //! - an Input or Output variable contains no PhysicalStorageBuffer pointer
 //!   (VUID-StandaloneSpirv-Input-09557; pass addresses as uint64 or uvec2);
-//! - an entry point lists at most one PushConstant, IncomingRayPayloadKHR,
-//!   HitAttributeKHR and IncomingCallableDataKHR variable, and no Input or
-//!   Output variable holding bfloat16 (VUID 10370) or 8-bit floats.
+//!
+//! (At most one PushConstant, IncomingRayPayloadKHR, HitAttributeKHR and
+//! IncomingCallableDataKHR variable per entry point, and no bfloat16 or
+//! 8-bit floats in Input or Output, are `entry_points.rs`'s.)
 
 use super::module::Module;
 use super::{ErrorKind, Report};
-use crate::grammar::{fp_encoding, op, storage_class as sc};
+use crate::grammar::{op, storage_class as sc};
 use rustc_hash::FxHashSet;
-
-/// Storage classes an entry point may list one variable of, with the
-/// VUID naming the rule.
-const ONE_PER_ENTRY_POINT: &[(u32, &str, &str)] = &[
-    (sc::PushConstant, "OpVariable-06673", "PushConstant"),
-    (sc::IncomingRayPayloadKHR, "IncomingRayPayloadKHR-04700", "IncomingRayPayloadKHR"),
-    (sc::HitAttributeKHR, "HitAttributeKHR-04702", "HitAttributeKHR"),
-    (sc::IncomingCallableDataKHR, "IncomingCallableDataKHR-04706", "IncomingCallableDataKHR"),
-];
 
 /// Pointer types declared by OpTypeForwardPointer (not looked through).
 fn forward_pointers(m: &Module) -> FxHashSet<u32> {
@@ -84,64 +76,6 @@ pub(crate) fn check_variables(m: &Module, vulkan: bool, r: &mut Report) {
                      with a PhysicalStorageBuffer, cast to a uint64 or uvec2 instead."
                 ),
             );
-            return;
-        }
-    }
-}
-
-/// Each entry point's interface, by storage class.
-pub(crate) fn check_entry_points(m: &Module, vulkan: bool, r: &mut Report) {
-    if !vulkan {
-        return;
-    }
-    let forward = forward_pointers(m);
-    let encoded = |t: u32, encodings: &[u32]| {
-        m.def_opcode(t) == Some(op::OpTypeFloat) && m.def_word(t, 3).is_some_and(|e| encodings.contains(&e))
-    };
-    let bfloat16 = |t: u32| encoded(t, &[fp_encoding::BFloat16KHR]);
-    let fp8 = |t: u32| encoded(t, &[fp_encoding::Float8E4M3EXT, fp_encoding::Float8E5M2EXT]);
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
-        let mut seen = FxHashSet::default();
-        for k in 3..m.operands(i).len() {
-            let id = m.word(i, k);
-            let Some(var) = m.def_index(id) else { continue };
-            if m.operands(var).len() < 3 {
-                continue;
-            }
-            let class = m.word(var, 2);
-            if let Some(&(_, vuid, name)) = ONE_PER_ENTRY_POINT.iter().find(|c| c.0 == class) {
-                if !seen.insert(class) {
-                    r.error(
-                        ErrorKind::EntryPoint,
-                        i,
-                        format!(
-                            "[VUID-StandaloneSpirv-{vuid}] Entry-point has more than one variable with the {name} \
-                             storage class in the interface"
-                        ),
-                    );
-                    return;
-                }
-                continue;
-            }
-            if !is_input_output(class) {
-                continue;
-            }
-            let Some(data) = pointee(m, var) else { continue };
-            let message = if contains(m, &forward, data, &bfloat16, 0) {
-                format!(
-                    "[VUID-StandaloneSpirv-OpTypeFloat-10370] Bfloat16 OpVariable <id> {} must not be declared with \
-                     a Storage Class of Input or Output.",
-                    r.id(id)
-                )
-            } else if contains(m, &forward, data, &fp8, 0) {
-                format!(
-                    "FP8 E4M3/E5M2 OpVariable <id> {} must not be declared with a Storage Class of Input or Output.",
-                    r.id(id)
-                )
-            } else {
-                continue;
-            };
-            r.error(ErrorKind::EntryPoint, var, message);
             return;
         }
     }
