@@ -11,9 +11,10 @@
 //! - bytes after the NUL that ends a literal string (the text stops there);
 //! - numbers the text cannot spell: integers wider than 64 bits, floats of
 //!   widths other than 8, 16, 32 and 64 (spirv-dis prints nothing for them),
-//!   and numbers narrower than 32 bits whose word has high-order bits other
-//!   than the zero or sign extension the specification requires (the text
-//!   shows the whole word, which no longer fits the type);
+//!   and integers of other widths below 64 (and floats below 32) whose words
+//!   have high-order bits other than the zero or sign extension the
+//!   specification requires (the text shows the whole value, which no
+//!   longer fits the type: a 56-bit constant with bits above its 56th);
 //! - a header with no instruction (spirv-as has nothing to assemble).
 //!
 //! An instruction newer than the header's version (OpModuleProcessed in a
@@ -46,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
                     if o.kind == OperandKind::LiteralString && !zero_after_nul(inst.operand_words(i)) {
                         return;
                     }
-                    if !spelled_in_text(o.number, inst.word(i)) {
+                    if !spelled_in_text(o.number, inst.operand_words(i)) {
                         return;
                     }
                 }
@@ -91,17 +92,24 @@ fn zero_after_nul(words: &[u32]) -> bool {
     }
 }
 
-/// Whether a number operand whose first word is `word` has a spelling in
-/// the text that assembles back to the same words.
-fn spelled_in_text(number: NumberKind, word: u32) -> bool {
+/// Whether a number operand of `words` has a spelling in the text that
+/// assembles back to the same words.
+fn spelled_in_text(number: NumberKind, words: &[u32]) -> bool {
+    let word = words.first().copied().unwrap_or(0);
+    // The value an integer of `width` bits holds in its words.
+    let value = |width: u32| {
+        let high = if width > 32 { words.get(1).copied().unwrap_or(0) } else { 0 };
+        u64::from(word) | u64::from(high) << 32
+    };
     match number {
         NumberKind::None => true,
-        NumberKind::Unsigned(w) if w < 32 => word >> w == 0,
-        NumberKind::Signed(w) if w < 32 => {
-            let shift = 32 - w;
-            ((word << shift) as i32 >> shift) as u32 == word
+        NumberKind::Unsigned(w) | NumberKind::Signed(w) if w > 64 => false,
+        NumberKind::Unsigned(w) if w < 64 => value(w) >> w == 0,
+        NumberKind::Signed(w) if w < 64 => {
+            let shift = 64 - w;
+            ((value(w) << shift) as i64 >> shift) as u64 == value(w)
         }
-        NumberKind::Unsigned(w) | NumberKind::Signed(w) => w <= 64,
+        NumberKind::Unsigned(_) | NumberKind::Signed(_) => true,
         NumberKind::Float(f) if f.width < 32 => matches!(f.width, 8 | 16) && word >> f.width == 0,
         NumberKind::Float(f) => matches!(f.width, 32 | 64),
     }
