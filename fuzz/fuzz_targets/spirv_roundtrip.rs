@@ -14,7 +14,9 @@
 //!   and integers of other widths below 64 (and floats below 32) whose words
 //!   have high-order bits other than the zero or sign extension the
 //!   specification requires (the text shows the whole value, which no
-//!   longer fits the type: a 56-bit constant with bits above its 56th);
+//!   longer fits the type: a 56-bit constant with bits above its 56th), and
+//!   encoded floats (bfloat16, fp8) with bits above their encoding's width
+//!   or in a type wider than 32 bits (their text is the encoding's value);
 //! - a header with no instruction (spirv-as has nothing to assemble).
 //!
 //! An instruction newer than the header's version (OpModuleProcessed in a
@@ -24,7 +26,7 @@
 #![no_main]
 use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, NumberKind, ParserOptions};
 use gpuasm_spirv::dis::{disassemble_to, Options};
-use gpuasm_spirv::grammar::{Category, OperandKind};
+use gpuasm_spirv::grammar::{fp_encoding, Category, OperandKind};
 use gpuasm_spirv::text::{assemble, text_from_bytes, AsmOptions};
 use gpuasm_spirv::TargetEnv;
 use libfuzzer_sys::fuzz_target;
@@ -110,6 +112,16 @@ fn spelled_in_text(number: NumberKind, words: &[u32]) -> bool {
             ((value(w) << shift) as i64 >> shift) as u64 == value(w)
         }
         NumberKind::Unsigned(_) | NumberKind::Signed(_) => true,
+        // An encoded float (bfloat16, fp8) prints and assembles as its
+        // encoding's bits in one word, whatever the type's width says.
+        NumberKind::Float(f) if f.encoding.is_some() => {
+            let bits = match f.encoding {
+                Some(fp_encoding::BFloat16KHR) => 16,
+                Some(fp_encoding::Float8E4M3EXT | fp_encoding::Float8E5M2EXT) => 8,
+                _ => return false,
+            };
+            f.width <= 32 && word >> bits == 0
+        }
         NumberKind::Float(f) if f.width < 32 => matches!(f.width, 8 | 16) && word >> f.width == 0,
         NumberKind::Float(f) => matches!(f.width, 32 | 64),
     }
