@@ -139,6 +139,11 @@ fn instruction_text(
     if inst.ctrl_unknown != 0 {
         items.push(format!("ctrl_unknown 0x{:02x}", inst.ctrl_unknown));
     }
+    // An instruction with nothing else to show (no unit, no stop) still
+    // needs a line: an empty one is not an instruction.
+    if items.is_empty() {
+        items.push(if inst.prefetch { "prefetch" } else { "noprefetch" }.into());
+    }
     items.join(", ")
 }
 

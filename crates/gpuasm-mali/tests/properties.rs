@@ -61,3 +61,19 @@ proptest! {
         prop_assert_eq!(back, words, "{}", text);
     }
 }
+
+/// An instruction with no unit and no `stop` (one control word) prints as a
+/// line of its own, not as an empty line the assembler would skip (found by
+/// the `mali_as` and `mali_dis` fuzz targets).
+#[test]
+fn an_empty_instruction_keeps_its_line() {
+    use gpuasm_mali::{assemble, disassemble, DisOptions};
+    let words = assemble("noprefetch\n").unwrap();
+    assert_eq!(words, [1]);
+    let text = disassemble(&words, &DisOptions::default());
+    assert_eq!(text.trim_end(), "noprefetch");
+    assert_eq!(assemble(&text).unwrap(), words);
+    // After a complete instruction, too.
+    let two = assemble("add.s1 $0.x $0.x ^const0.x, const0 1 0 0 0\nnoprefetch\n").unwrap();
+    assert_eq!(assemble(&disassemble(&two, &DisOptions::default())).unwrap(), two);
+}
