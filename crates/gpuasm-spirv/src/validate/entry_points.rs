@@ -94,8 +94,7 @@ const ONE_PER_ENTRY_POINT: &[(u32, &str)] = &[
 /// (VUID-StandaloneSpirv-OpVariable-06673, -04700, -04702, -04706), and no
 /// Input or Output variable holds bfloat16 (-10370) or 8-bit floats.
 pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
-    let forward: FxHashSet<u32> =
-        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
+    let forward = super::memory::forward_pointers(m);
     for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
         let mut seen: FxHashSet<u32> = FxHashSet::default();
         for k in 3..m.operands(i).len() {
@@ -119,10 +118,18 @@ pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
             }
             let pointee = m.def_word(m.insts[v].result_type, 3).unwrap_or(0);
             let encoded = |encodings: &[u32]| {
-                contains_float(m, &forward, pointee, 0, &|t| {
-                    m.def(t).is_some_and(|d| d.word_count > 3)
-                        && m.def_word(t, 3).is_some_and(|e| encodings.contains(&e))
-                })
+                super::memory::contains_in(
+                    m,
+                    &forward,
+                    pointee,
+                    true,
+                    &|opcode, t| {
+                        opcode == op::OpTypeFloat
+                            && m.def(t).is_some_and(|d| d.word_count > 3)
+                            && m.def_word(t, 3).is_some_and(|e| encodings.contains(&e))
+                    },
+                    0,
+                )
             };
             let var = m.insts[v].result_id;
             if encoded(&[fp_encoding::BFloat16KHR]) {
@@ -148,30 +155,5 @@ pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
                 return;
             }
         }
-    }
-}
-
-/// spirv-val's `ContainsType` over all types (pointers too, but not forward
-/// declared ones) for an OpTypeFloat satisfying `f`.
-fn contains_float(m: &Module, forward: &FxHashSet<u32>, ty: u32, depth: u32, f: &dyn Fn(u32) -> bool) -> bool {
-    let Some(opcode) = m.def_opcode(ty) else { return false };
-    if depth > 64 {
-        return false;
-    }
-    let inner = |k: usize| contains_float(m, forward, m.def_word(ty, k).unwrap_or(0), depth + 1, f);
-    match opcode {
-        op::OpTypeFloat => f(ty),
-        op::OpTypeArray
-        | op::OpTypeRuntimeArray
-        | op::OpTypeVector
-        | op::OpTypeMatrix
-        | op::OpTypeImage
-        | op::OpTypeSampledImage
-        | op::OpTypeCooperativeMatrixNV
-        | op::OpTypeCooperativeMatrixKHR
-        | op::OpTypeCooperativeVectorNV => inner(2),
-        op::OpTypePointer if !forward.contains(&ty) => inner(3),
-        op::OpTypeStruct | op::OpTypeFunction => (2..=m.operands_len_of(ty)).any(inner),
-        _ => false,
     }
 }

@@ -89,11 +89,11 @@ fn pointer_type(m: &Module, ty: u32) -> Option<(u16, u32, u32)> {
 /// (through pointers and function types only when `all`).
 /// Pointer types declared by OpTypeForwardPointer (spirv-val does not
 /// look through them).
-fn forward_pointers(m: &Module) -> FxHashSet<u32> {
+pub(super) fn forward_pointers(m: &Module) -> FxHashSet<u32> {
     (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect()
 }
 
-fn contains_in(
+pub(super) fn contains_in(
     m: &Module,
     forward: &FxHashSet<u32>,
     ty: u32,

@@ -9,38 +9,6 @@
 use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{op, storage_class as sc};
-use rustc_hash::FxHashSet;
-
-/// Pointer types declared by OpTypeForwardPointer (not looked through).
-fn forward_pointers(m: &Module) -> FxHashSet<u32> {
-    (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect()
-}
-
-/// spirv-val's `ContainsType` (through pointers and function types).
-fn contains(m: &Module, forward: &FxHashSet<u32>, ty: u32, f: &dyn Fn(u32) -> bool, depth: u32) -> bool {
-    let Some(opcode) = m.def_opcode(ty) else { return false };
-    if f(ty) {
-        return true;
-    }
-    if depth > 64 {
-        return false;
-    }
-    let inner = |t: Option<u32>| t.is_some_and(|t| contains(m, forward, t, f, depth + 1));
-    match opcode {
-        op::OpTypeArray
-        | op::OpTypeRuntimeArray
-        | op::OpTypeVector
-        | op::OpTypeMatrix
-        | op::OpTypeImage
-        | op::OpTypeSampledImage
-        | op::OpTypeCooperativeMatrixNV
-        | op::OpTypeCooperativeMatrixKHR
-        | op::OpTypeCooperativeVectorNV => inner(m.def_word(ty, 2)),
-        op::OpTypePointer => !forward.contains(&ty) && inner(m.def_word(ty, 3)),
-        op::OpTypeStruct | op::OpTypeFunction => (2..=m.operands_len_of(ty)).any(|w| inner(m.def_word(ty, w))),
-        _ => false,
-    }
-}
 
 /// The pointee of a typed variable (untyped ones give none).
 fn pointee(m: &Module, var: usize) -> Option<u32> {
@@ -57,7 +25,7 @@ pub(crate) fn check_variables(m: &Module, vulkan: bool, r: &mut Report) {
     if !vulkan {
         return;
     }
-    let forward = forward_pointers(m);
+    let forward = super::memory::forward_pointers(m);
     let psb =
         |t: u32| m.def_opcode(t) == Some(op::OpTypePointer) && m.def_word(t, 2) == Some(sc::PhysicalStorageBuffer);
     for i in 0..m.insts.len() {
@@ -65,7 +33,7 @@ pub(crate) fn check_variables(m: &Module, vulkan: bool, r: &mut Report) {
             continue;
         }
         let Some(data) = pointee(m, i) else { continue };
-        if contains(m, &forward, data, &psb, 0) {
+        if super::memory::contains_in(m, &forward, data, true, &|_, t| psb(t), 0) {
             let id = m.insts[i].result_id;
             r.error(
                 ErrorKind::EntryPoint,
