@@ -21,6 +21,9 @@ pub(super) const TERMINATORS: &[u16] = &[
     op::OpEmitMeshTasksEXT,
 ];
 
+/// [`TERMINATORS`], tested for every instruction.
+pub(super) static TERMINATOR_SET: super::opcode_set::OpcodeSet = super::opcode_set::OpcodeSet::new(TERMINATORS);
+
 #[derive(PartialEq, Eq, Clone, Copy)]
 enum State {
     Outside,
@@ -102,7 +105,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 state = State::Outside;
             }
-            _ if TERMINATORS.contains(&opc) => {
+            _ if TERMINATOR_SET.contains(opc) => {
                 if state != State::InBlock {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"));
                 }

@@ -148,7 +148,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
         match opcode {
             op::OpFunction => function = m.insts[i].result_id,
             op::OpLabel => label = Some(i),
-            _ if super::cfg::TERMINATORS.contains(&opcode) => {
+            _ if super::cfg::TERMINATOR_SET.contains(opcode) => {
                 if let Some(l) = label.take() {
                     blocks.push((function, l, i));
                 }

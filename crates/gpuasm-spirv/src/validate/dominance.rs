@@ -35,7 +35,7 @@ fn functions(m: &Module) -> Vec<Function> {
                 // A block ends at its terminator: spirv-val lets non-semantic
                 // instructions stand between blocks.
                 if let Some((_, range)) = current.as_mut().and_then(|f| f.blocks.last_mut()) {
-                    if !super::cfg::TERMINATORS.contains(&m.insts[range.end - 1].opcode()) {
+                    if !super::cfg::TERMINATOR_SET.contains(m.insts[range.end - 1].opcode()) {
                         range.end = i + 1;
                     }
                 }

@@ -12,6 +12,7 @@
 //! instruction, which limits it puts on its function.
 
 use super::module::{entry_points_reaching, Module};
+use super::opcode_set::OpcodeSet;
 use super::{ErrorKind, Report};
 use crate::grammar::{execution_mode as mode, execution_model as em, op};
 use crate::TargetEnv;
@@ -94,19 +95,57 @@ impl Context<'_, '_> {
 /// A rule area's limits for instruction `i` (inside a function).
 pub(crate) type Source = fn(&Context, usize, &mut Vec<Limitation>);
 
+/// A source, and whether it can find anything in a module (most modules use
+/// none of the instructions or storage classes most sources look for).
+struct Sourced {
+    wanted: fn(&Context) -> bool,
+    each: Source,
+}
+
+fn always(_: &Context) -> bool {
+    true
+}
+
 /// Every source, in the order spirv-val registers them: storage classes as
 /// it reads the module, then its passes in order.
-const SOURCES: &[Source] = &[
-    super::storage_models::limitations,
-    opcode_limitations,
-    super::glsl::limitations,
-    super::storage_models::read_only_limitations,
-    super::images::limitations,
-    derivatives,
-    super::scopes::limitations,
-    control_barrier,
-    hit_objects,
+const SOURCES: &[Sourced] = &[
+    Sourced { wanted: super::storage_models::any_limited, each: super::storage_models::limitations },
+    Sourced { wanted: |cx| cx.m.uses_any(&BY_OPCODE_SET), each: opcode_limitations },
+    Sourced { wanted: |cx| cx.m.uses(op::OpExtInst), each: super::glsl::limitations },
+    Sourced { wanted: |cx| cx.m.uses(op::OpStore), each: super::storage_models::read_only_limitations },
+    Sourced { wanted: always, each: super::images::limitations },
+    Sourced { wanted: |cx| cx.m.uses_any(&DERIVATIVES), each: derivatives },
+    Sourced { wanted: |cx| cx.vulkan, each: super::scopes::limitations },
+    Sourced { wanted: |cx| cx.m.uses(op::OpControlBarrier), each: control_barrier },
+    Sourced { wanted: |cx| cx.m.uses_any(&HIT_OBJECTS), each: hit_objects },
 ];
+
+/// The opcodes of [`BY_OPCODE`].
+static BY_OPCODE_SET: OpcodeSet = {
+    let mut ops = [0u16; BY_OPCODE.len()];
+    let mut k = 0;
+    while k < ops.len() {
+        ops[k] = BY_OPCODE[k].0;
+        k += 1;
+    }
+    OpcodeSet::new(&ops)
+};
+
+/// The hit object and reorder instructions (SPV_NV/EXT_shader_invocation_reorder).
+static HIT_OBJECTS: OpcodeSet = OpcodeSet::named(&["OpHitObject", "OpReorderThread"], &[]);
+
+/// The derivative instructions.
+static DERIVATIVES: OpcodeSet = OpcodeSet::new(&[
+    op::OpDPdx,
+    op::OpDPdy,
+    op::OpFwidth,
+    op::OpDPdxFine,
+    op::OpDPdyFine,
+    op::OpFwidthFine,
+    op::OpDPdxCoarse,
+    op::OpDPdyCoarse,
+    op::OpFwidthCoarse,
+]);
 
 /// Fragment, compute, mesh and task shaders: where derivatives are defined.
 pub(crate) const DERIVATIVE_MODELS: &[u32] = &[em::Fragment, em::GLCompute, em::MeshEXT, em::TaskEXT];
@@ -172,6 +211,9 @@ const BY_OPCODE: &[(u16, Models, &str)] = &[
 
 fn opcode_limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
     let opcode = cx.m.insts[i].opcode();
+    if !BY_OPCODE_SET.contains(opcode) {
+        return;
+    }
     if let Some((_, models, reason)) = BY_OPCODE.iter().find(|e| e.0 == opcode) {
         out.push(Limitation::Model(*models, reason.to_string()));
     }
@@ -189,18 +231,7 @@ fn opcode_limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
 /// or compute, mesh and task shaders with a derivative group.
 fn derivatives(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
     let inst = &cx.m.insts[i];
-    if !matches!(
-        inst.opcode(),
-        op::OpDPdx
-            | op::OpDPdy
-            | op::OpFwidth
-            | op::OpDPdxFine
-            | op::OpDPdyFine
-            | op::OpFwidthFine
-            | op::OpDPdxCoarse
-            | op::OpDPdyCoarse
-            | op::OpFwidthCoarse
-    ) {
+    if !DERIVATIVES.contains(inst.opcode()) {
         return;
     }
     let name = &inst.info.name[2..];
@@ -275,7 +306,6 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let cx = Context { m, vulkan };
     // Per function: its limits and callees; per entry point: its models
     // (sorted, as spirv-val keeps them in a set) and modes.
-    let mut limits: FxHashMap<u32, Vec<Limitation>> = FxHashMap::default();
     let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut modes: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
@@ -311,23 +341,24 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             _ => {}
         }
     }
-    // Sources run in spirv-val's registration order: all instructions for
-    // each, so storage classes (recorded as the module is read) come first.
-    for source in SOURCES {
-        let mut current = None;
-        for (i, inst) in m.insts.iter().enumerate() {
-            match inst.opcode() {
-                op::OpFunction => current = Some(inst.result_id),
-                op::OpFunctionEnd => current = None,
-                _ => {}
-            }
-            if let Some(f) = current {
-                let list = limits.entry(f).or_default();
-                source(&cx, i, list);
+    // Sources run in spirv-val's registration order: all instructions of a
+    // function for each, so storage classes (recorded as the module is read)
+    // come first in its list.
+    let sources: Vec<Source> = SOURCES.iter().filter(|s| (s.wanted)(&cx)).map(|s| s.each).collect();
+    let mut limits: FxHashMap<u32, Vec<Limitation>> = FxHashMap::default();
+    for &start in &functions {
+        let end =
+            m.insts[start..].iter().position(|x| x.opcode() == op::OpFunctionEnd).map_or(m.insts.len(), |n| start + n);
+        let mut list = Vec::new();
+        for source in &sources {
+            for i in start..end {
+                source(&cx, i, &mut list);
             }
         }
+        if !list.is_empty() {
+            limits.entry(m.insts[start].result_id).or_default().extend(list);
+        }
     }
-    limits.retain(|_, l| !l.is_empty());
     if limits.is_empty() {
         return;
     }

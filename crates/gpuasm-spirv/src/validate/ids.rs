@@ -218,27 +218,16 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             );
             continue;
         }
-        let ids: Vec<(usize, u32)> = m.id_operands(i).collect();
-        // OpExtInstWithForwardRefsKHR: a non-semantic instruction that does
-        // refer ahead (spirv-val's id pass).
-        if m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR {
-            if !non_semantic(m.insts[i].ext_set) {
-                r.error(
-                    ErrorKind::ForwardReference,
-                    i,
-                    "OpExtInstWithForwardRefsKHR is only allowed with non-semantic instructions.",
-                );
-                continue;
-            }
-            if !ids.iter().any(|&(_, id)| m.defs.get(&id).is_none_or(|&d| d >= i)) {
-                r.error(
-                    ErrorKind::ForwardReference,
-                    i,
-                    "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
-                );
-            }
+        // OpExtInstWithForwardRefsKHR exists to name what comes later.
+        let forward_refs = m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR;
+        if forward_refs && !m.id_operands(i).any(|(_, id)| m.defs.get(&id).is_none_or(|&d| d >= i)) {
+            r.error(
+                ErrorKind::ForwardReference,
+                i,
+                "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
+            );
         }
-        for (k, id) in ids {
+        for (k, id) in m.id_operands(i) {
             let kind = m.operands(i)[k].kind;
             match m.defs.get(&id) {
                 None => {
@@ -280,16 +269,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
-        }
-        // The instruction exists to name what comes later.
-        if m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR
-            && !m.id_operands(i).any(|(_, id)| m.def_index(id).is_none_or(|d| d >= i))
-        {
-            r.error(
-                ErrorKind::ForwardReference,
-                i,
-                "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
-            );
         }
     }
     if !undefined_forward.is_empty() {

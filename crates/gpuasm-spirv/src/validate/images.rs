@@ -252,7 +252,10 @@ pub(crate) fn limitations(cx: &LimitContext, i: usize, out: &mut Vec<Limitation>
     let m = cx.m;
     let inst = &m.insts[i];
     let name = &inst.info.name[2..];
-    let implicit = name.contains("ImplicitLod") && name.starts_with("Image");
+    if !name.starts_with("Image") {
+        return;
+    }
+    let implicit = name.contains("ImplicitLod");
     let (model, modes) = match inst.opcode() {
         op::OpImageQueryLod => (
             "OpImageQueryLod requires Fragment, GLCompute, MeshEXT or TaskEXT execution model".to_string(),

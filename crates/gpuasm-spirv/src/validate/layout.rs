@@ -224,7 +224,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 op::OpLabel => in_block = true,
                 op::OpFunction => (in_function, in_block) = (true, false),
                 op::OpFunctionEnd => (in_function, in_block) = (false, false),
-                _ if super::cfg::TERMINATORS.contains(&op) => in_block = false,
+                _ if super::cfg::TERMINATOR_SET.contains(op) => in_block = false,
                 op::OpExtInst | op::OpExtInstWithForwardRefsKHR
                     if in_function && !in_block && non_semantic_not_debug_info(m.insts[i].ext_set) =>
                 {

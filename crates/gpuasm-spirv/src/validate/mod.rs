@@ -56,10 +56,12 @@ mod modes;
 pub mod module;
 mod non_uniform;
 mod numeric_conversions;
+mod opcode_set;
 mod opencl;
 mod operands;
 mod phi;
 mod raw_access_chains;
+mod schedule;
 mod scopes;
 mod small_types;
 mod stage_ops;
@@ -255,18 +257,20 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         );
         return Err(report.errors);
     }
-    // Passes run in order; later ones assume the structure the earlier ones
-    // check, so they stop at the first failing stage.
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    let stages: &[&dyn Fn(&mut Report)] = &[
+    // These check the structure every later pass walks, in order.
+    let ordered: &[schedule::Pass] = &[
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
         &|r| ids::check(module, r),
         &|r| capabilities::check(module, options, r),
         &|r| cfg::check(module, r),
         &|r| limits::check(module, limits, r),
+    ];
+    // These only read the module; spirv-val reports the first that fails.
+    let independent: &[schedule::Pass] = &[
         &|r| entry_points::check_names(module, r),
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
@@ -325,11 +329,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
             }
         },
     ];
-    for stage in stages {
-        stage(&mut report);
-        if !report.errors.is_empty() || report.full() {
-            return Err(report.errors);
-        }
-    }
-    Ok(())
+    let new_report = || Report { module, errors: Vec::new(), limit, names: None };
+    schedule::run(&new_report, ordered, independent, schedule::threads())
 }

@@ -2,6 +2,7 @@
 //! order, their operands, and where each id is defined. Built once by the
 //! binary reader.
 
+use super::opcode_set::OpcodeSet;
 use crate::binary::{
     BinaryError, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions, StoredInstruction,
 };
@@ -73,6 +74,9 @@ pub struct Module<'w> {
     pub defs: Defs,
     /// The operands of every OpCapability (not the implied ones).
     pub declared_capabilities: rustc_hash::FxHashSet<u32>,
+    /// Every opcode the module uses: passes whose rule family is absent
+    /// skip their walk.
+    present: Box<OpcodeSet>,
 }
 
 impl<'w> Module<'w> {
@@ -80,11 +84,22 @@ impl<'w> Module<'w> {
     pub fn read(words: &'w [u32]) -> Result<Module<'w>, BinaryError> {
         let mut parser = InstructionParser::new(words, ParserOptions::default())?;
         let header = *parser.header();
-        let mut insts = Vec::new();
-        let mut operands = Vec::new();
+        // Sized up front: growing these by doubling costs copies and, at the
+        // peak, room for both copies.
+        let mut count = 0;
+        let mut at = 5;
+        while let Some(&first) = words.get(at) {
+            count += 1;
+            at += ((first >> 16) as usize).max(1);
+        }
+        let mut insts = Vec::with_capacity(count);
+        // Every operand has a word of its own: the words bound them.
+        let mut operands = Vec::with_capacity(words.len().saturating_sub(5 + count));
         let mut defs = Defs::new(header.bound, words.len());
+        let mut present = Box::new(OpcodeSet::new(&[]));
         while let Some(inst) = parser.next() {
             let inst = inst?;
+            present.insert(inst.info.opcode);
             let start = operands.len();
             operands.extend_from_slice(inst.operands);
             if inst.result_id != 0 {
@@ -92,7 +107,7 @@ impl<'w> Module<'w> {
             }
             insts.push(Inst::new(&inst, start..operands.len()));
         }
-        let mut m = Module { words, header, insts, operands, defs, declared_capabilities: Default::default() };
+        let mut m = Module { words, header, insts, operands, defs, declared_capabilities: Default::default(), present };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
             .filter_map(|i| match m.insts[i].opcode() {
@@ -102,6 +117,17 @@ impl<'w> Module<'w> {
             })
             .collect();
         Ok(m)
+    }
+
+    /// Whether some instruction has this opcode.
+    #[inline]
+    pub(crate) fn uses(&self, opcode: u16) -> bool {
+        self.present.contains(opcode)
+    }
+
+    /// Whether some instruction has one of these opcodes.
+    pub(crate) fn uses_any(&self, opcodes: &OpcodeSet) -> bool {
+        self.present.intersects(opcodes)
     }
 
     /// The reader's view of instruction `i` (for printing it).
@@ -117,18 +143,20 @@ impl<'w> Module<'w> {
     /// The first word of operand `k` of instruction `i`.
     #[inline]
     pub fn word(&self, i: usize, k: usize) -> u32 {
-        let o = self.operands(i)[k];
-        self.words[self.insts[i].offset + o.offset as usize]
+        let inst = &self.insts[i];
+        let o = self.operands[inst.operands.clone()][k];
+        self.words[inst.offset + o.offset as usize]
     }
 
     /// Every id operand (not the result) of instruction `i`: (operand index, id).
     #[inline]
     pub fn id_operands(&self, i: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let base = self.insts[i].offset;
         self.operands(i)
             .iter()
             .enumerate()
-            .filter(|(_, o)| o.kind.info().category == Category::Id && o.kind != OperandKind::IdResult)
-            .map(move |(k, _)| (k, self.word(i, k)))
+            .filter(|(_, o)| o.kind != OperandKind::IdResult && o.kind.info().category == Category::Id)
+            .map(move |(k, o)| (k, self.words[base + o.offset as usize]))
     }
 
     /// The instruction defining `id`.

@@ -7,6 +7,7 @@
 
 use super::execution_limits::{Context, Limitation, Models};
 use super::module::Module;
+use super::opcode_set::OpcodeSet;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, execution_model as em, memory_model, op, scope, OperandKind};
 use crate::TargetEnv;
@@ -43,6 +44,9 @@ pub(crate) const ATOMICS: &[u16] = &[
     op::OpAtomicFlagClear,
 ];
 
+/// [`ATOMICS`], tested for every instruction.
+pub(crate) static ATOMIC_SET: OpcodeSet = OpcodeSet::new(ATOMICS);
+
 /// spirv-val's `spvOpcodeIsNonUniformGroupOperation`.
 fn non_uniform(opcode: u16) -> bool {
     (op::OpGroupNonUniformElect..=op::OpGroupNonUniformQuadSwap).contains(&opcode)
@@ -60,7 +64,7 @@ fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
         op::OpControlBarrier => vec![(0, Kind::Execution), (1, Kind::Memory)],
         op::OpMemoryBarrier => vec![(0, Kind::Memory)],
         op::OpMemoryNamedBarrier => vec![(1, Kind::Memory)],
-        _ if ATOMICS.contains(&opcode) => {
+        _ if ATOMIC_SET.contains(opcode) => {
             let k = m.operands(i).iter().position(|o| o.kind == OperandKind::IdScope);
             k.map(|k| (k, Kind::Memory)).into_iter().collect()
         }
@@ -270,7 +274,7 @@ fn semantics_operands(m: &Module, i: usize) -> Vec<(usize, usize)> {
     match opcode {
         op::OpControlBarrier | op::OpMemoryNamedBarrier => vec![(2, 1)],
         op::OpMemoryBarrier => vec![(1, 0)],
-        _ if ATOMICS.contains(&opcode) => {
+        _ if ATOMIC_SET.contains(opcode) => {
             let ops = m.operands(i);
             let Some(scope) = ops.iter().position(|o| o.kind == OperandKind::IdScope) else { return vec![] };
             (0..ops.len()).filter(|&k| ops[k].kind == OperandKind::IdMemorySemantics).map(|k| (k, scope)).collect()
@@ -286,7 +290,13 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
     let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps: &caps };
     for i in 0..m.insts.len() {
-        if ATOMICS.contains(&m.insts[i].opcode()) {
+        let opcode = m.insts[i].opcode();
+        // Atomics check their scopes with their other rules.
+        let scoped = matches!(
+            opcode,
+            op::OpControlBarrier | op::OpMemoryBarrier | op::OpMemoryNamedBarrier | op::OpReadClockKHR
+        ) || non_uniform(opcode);
+        if !scoped {
             continue;
         }
         if m.insts[i].opcode() == op::OpReadClockKHR {

@@ -117,6 +117,20 @@ const LIMITS: &[Limit] = &[
     },
 ];
 
+/// Whether the module declares a pointer type or variable of a class
+/// limited in its environment.
+pub(crate) fn any_limited(cx: &Context) -> bool {
+    let m = cx.m;
+    (0..m.insts.len()).any(|i| {
+        let class = match m.insts[i].opcode() {
+            op::OpTypePointer if m.operands(i).len() > 1 => m.word(i, 1),
+            op::OpVariable if m.operands(i).len() > 2 => m.word(i, 2),
+            _ => return false,
+        };
+        LIMITS.iter().any(|l| l.class == class && (cx.vulkan || !l.vulkan_only))
+    })
+}
+
 /// The storage class of a pointer type or variable `id`.
 fn class_of(cx: &Context, id: u32) -> Option<u32> {
     let m = cx.m;

@@ -14,6 +14,7 @@ mod tensor_memory;
 mod types;
 
 use super::module::{is_constant, Module};
+use super::opcode_set::OpcodeSet;
 use super::tensors::component_type;
 use super::Report;
 use crate::grammar::op;
@@ -23,6 +24,13 @@ pub(crate) use types::check as check_types;
 /// The instruction passes (spirv-val's memory, function, conversion,
 /// composite, arithmetic and tensor layout passes), each stopping at its first error.
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
+    // Every rule here is about an instruction of these extensions or a value
+    // of one of their types, which their type declarations make.
+    static AREA: OpcodeSet =
+        OpcodeSet::named(&[], &["Cooperative", "CoopMat", "Tensor", "BitCastArrayQCOM", "ExtractSubArrayQCOM"]);
+    if !m.uses_any(&AREA) {
+        return;
+    }
     memory_ops::check(m, vulkan, r);
     if r.errors.is_empty() {
         conversions::check(m, r);

@@ -1,0 +1,111 @@
+//! Runs the validation passes and picks the errors spirv-val would report:
+//! those of the first pass (in order) that finds any.
+//!
+//! The first passes check the structure every later pass walks (ids defined
+//! once and before use, the logical layout, functions and blocks), so they run
+//! one after the other. The passes after them only read the module, each
+//! into its own report, so on a large module they are shared out between
+//! threads. The answer does not depend on how they were shared: a pass is
+//! skipped only when an earlier one (in order) has already failed, and the
+//! errors kept are those of the earliest failing pass, as if they had run in
+//! order. A later pass may meet a module an earlier pass rejects; it must not
+//! panic on it, but if it does while an earlier pass failed, the panic is
+//! dropped with that pass's result, as a sequential run would not have
+//! reached it.
+
+use super::{Report, ValidationError};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// One validation pass.
+pub(crate) type Pass<'a> = &'a (dyn for<'m, 'w> Fn(&mut Report<'m, 'w>) + Sync);
+
+/// Below this many instructions a module is validated on one thread: the
+/// passes take less time than starting a thread.
+const PARALLEL_FROM: usize = 16_384;
+
+/// Fuzzing builds run every independent pass on every module that passes
+/// the ordered ones, as threads may, so that the fuzzer finds a pass that
+/// panics on a module an earlier pass rejects (small modules, which fuzzers
+/// make, would otherwise always run in order and stop early).
+const EVERY_PASS: bool = cfg!(fuzzing);
+
+/// What a pass left: its errors, or the panic it raised.
+enum Outcome {
+    Errors(Vec<ValidationError>),
+    Panicked(Box<dyn std::any::Any + Send>),
+}
+
+/// Runs `ordered` one by one, then `independent` on up to `threads` threads,
+/// and returns the errors of the first failing pass.
+pub(crate) fn run<'m, 'w>(
+    new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
+    ordered: &[Pass],
+    independent: &[Pass],
+    threads: usize,
+) -> Result<(), Vec<ValidationError>> {
+    let mut report = new_report();
+    for pass in ordered {
+        pass(&mut report);
+        if !report.errors.is_empty() {
+            return Err(report.errors);
+        }
+    }
+    if EVERY_PASS {
+        let mut first = None;
+        for pass in independent {
+            let mut report = new_report();
+            pass(&mut report);
+            if first.is_none() && !report.errors.is_empty() {
+                first = Some(report.errors);
+            }
+        }
+        return first.map_or(Ok(()), Err);
+    }
+    let threads = threads.min(independent.len()).max(1);
+    if threads == 1 || report.module.insts.len() < PARALLEL_FROM {
+        for pass in independent {
+            pass(&mut report);
+            if !report.errors.is_empty() {
+                return Err(report.errors);
+            }
+        }
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let first_failed = AtomicUsize::new(usize::MAX);
+    let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..independent.len()).map(|_| None).collect());
+    let worker = || loop {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        if k >= independent.len() || k > first_failed.load(Ordering::Acquire) {
+            return;
+        }
+        let mut report = new_report();
+        let outcome = match panic::catch_unwind(AssertUnwindSafe(|| independent[k](&mut report))) {
+            Ok(()) if report.errors.is_empty() => continue,
+            Ok(()) => Outcome::Errors(report.errors),
+            Err(payload) => Outcome::Panicked(payload),
+        };
+        first_failed.fetch_min(k, Ordering::AcqRel);
+        outcomes.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(outcome);
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(worker);
+        }
+        worker();
+    });
+    let first = first_failed.into_inner();
+    let mut outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
+    match outcomes.get_mut(first).and_then(Option::take) {
+        None => Ok(()),
+        Some(Outcome::Errors(errors)) => Err(errors),
+        Some(Outcome::Panicked(payload)) => panic::resume_unwind(payload),
+    }
+}
+
+/// How many threads the independent passes may use.
+pub(crate) fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(4)
+}
