@@ -243,8 +243,17 @@ fn hand_written_cases_agree_with_spirv_val() {
         let mut options = ValidatorOptions::default();
         let mut it = flags.split_whitespace();
         while let Some(flag) = it.next() {
-            if flag == "--relax-logical-pointer" {
-                options.relax_logical_pointer = true;
+            let switch = match flag {
+                "--relax-logical-pointer" => Some(&mut options.relax_logical_pointer),
+                "--relax-struct-store" => Some(&mut options.relax_struct_store),
+                "--allow-localsizeid" => Some(&mut options.allow_localsizeid),
+                "--allow-offset-texture-operand" => Some(&mut options.allow_offset_texture_operand),
+                "--allow-vulkan-32-bit-bitwise" => Some(&mut options.allow_vulkan_32_bit_bitwise),
+                "--before-hlsl-legalization" => Some(&mut options.before_hlsl_legalization),
+                _ => None,
+            };
+            if let Some(switch) = switch {
+                *switch = true;
                 continue;
             }
             let value = it.next().unwrap();
