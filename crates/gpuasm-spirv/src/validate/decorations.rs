@@ -637,6 +637,9 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     let writable = writable_pointers(cx);
     let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+    let rounded: Vec<u32> =
+        cx.decs.iter().filter(|(_, list)| list.iter().any(|a| a.0 == d::FPRoundingMode)).map(|(&id, _)| id).collect();
+    let rounding = (shader && !rounded.is_empty()).then(|| super::rounding_modes::Uses::new(m, &rounded));
     let mut ids: Vec<u32> = cx.decs.keys().copied().filter(|id| m.defs.contains_key(id)).collect();
     ids.sort_unstable();
     for id in ids {
@@ -648,8 +651,8 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
         for a in cx.of(id) {
             let message = match a.0 {
                 d::Component => component_problem(cx, r, at, a),
-                d::FPRoundingMode if shader => {
-                    super::rounding_modes::problem(m, at, a.2.first().copied().unwrap_or(0), cx.vulkan)
+                d::FPRoundingMode => {
+                    rounding.as_ref().and_then(|u| u.problem(m, at, a.2.first().copied().unwrap_or(0), cx.vulkan))
                 }
                 d::NonWritable | d::NonReadable if a.1 == -1 => access_problem(cx, &writable, at, a.0),
                 d::Uniform | d::UniformId => {
