@@ -320,6 +320,17 @@ fn fuzz_regressions_do_not_panic() {
         max_access_chain_indexes: 1,
         max_id_bound: 64,
     };
+    // Every spirv-val option that lifts a rule.
+    let relaxed = ValidatorOptions {
+        target_env: TargetEnv::Vulkan(2),
+        max_errors: 8,
+        relax_struct_store: true,
+        allow_localsizeid: true,
+        allow_offset_texture_operand: true,
+        allow_vulkan_32_bit_bitwise: true,
+        before_hlsl_legalization: true,
+        ..Default::default()
+    };
     let mut n = 0;
     for entry in std::fs::read_dir(corpus("fuzz-regressions")).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
@@ -331,6 +342,7 @@ fn fuzz_regressions_do_not_panic() {
         ] {
             let _ = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() });
         }
+        let _ = validate(&words, &relaxed);
         n += 1;
     }
     assert!(n >= 1);
