@@ -1,5 +1,5 @@
-//! Bytes → words → validate, in two target environments and with tight
-//! universal limits. Must never panic or hang; every error must point
+//! Bytes → words → validate, in two target environments, with tight
+//! universal limits and with every option that lifts a rule. Must never panic or hang; every error must point
 //! inside the module.
 #![no_main]
 use gpuasm_spirv::binary::words_from_bytes;
@@ -20,10 +20,24 @@ fuzz_target!(|data: &[u8]| {
         max_access_chain_indexes: 1,
         max_id_bound: 64,
     };
-    for (target_env, limits) in
-        [(TargetEnv::Universal(6), Limits::default()), (TargetEnv::Vulkan(0), Limits::default()), (TargetEnv::Universal(5), tight)]
-    {
-        if let Err(errors) = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() }) {
+    let relaxed = ValidatorOptions {
+        target_env: TargetEnv::Vulkan(2),
+        max_errors: 8,
+        relax_struct_store: true,
+        allow_localsizeid: true,
+        allow_offset_texture_operand: true,
+        allow_vulkan_32_bit_bitwise: true,
+        before_hlsl_legalization: true,
+        ..Default::default()
+    };
+    let configurations = [
+        (TargetEnv::Universal(6), Limits::default()),
+        (TargetEnv::Vulkan(0), Limits::default()),
+        (TargetEnv::Universal(5), tight),
+    ]
+    .map(|(target_env, limits)| ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() });
+    for options in configurations.iter().chain([&relaxed]) {
+        if let Err(errors) = validate(&words, options) {
             assert!(!errors.is_empty() && errors.len() <= 8);
             for e in errors {
                 assert!(e.word_offset <= words.len());

@@ -25,6 +25,26 @@ pub struct ValArgs {
     /// value (spirv-val's option of the same name).
     #[arg(long)]
     relax_logical_pointer: bool,
+    /// Allow storing a struct into a pointer to a different struct type
+    /// whose layout and members are compatible
+    #[arg(long)]
+    relax_struct_store: bool,
+    /// Allow the LocalSizeId execution mode where the target environment
+    /// does not (Vulkan before 1.3: the maintenance4 feature)
+    #[arg(long)]
+    allow_localsizeid: bool,
+    /// Allow the Offset image operand on Vulkan image instructions other
+    /// than gathers (the maintenance8 feature)
+    #[arg(long)]
+    allow_offset_texture_operand: bool,
+    /// Allow a Base operand other than 32-bit on Vulkan bit-field and
+    /// bit-count instructions (the maintenance9 feature)
+    #[arg(long)]
+    allow_vulkan_32_bit_bitwise: bool,
+    /// Allow code patterns that spirv-opt's HLSL legalization passes fix
+    /// (implies --relax-logical-pointer)
+    #[arg(long)]
+    before_hlsl_legalization: bool,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
@@ -132,6 +152,11 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
         limits: args.limits.limits(),
         block_layout: args.layout.block_layout(),
         relax_logical_pointer: args.relax_logical_pointer,
+        relax_struct_store: args.relax_struct_store,
+        allow_localsizeid: args.allow_localsizeid,
+        allow_offset_texture_operand: args.allow_offset_texture_operand,
+        allow_vulkan_32_bit_bitwise: args.allow_vulkan_32_bit_bitwise,
+        before_hlsl_legalization: args.before_hlsl_legalization,
     };
     if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
         return crate::val_dir::run(dir, &options);

@@ -243,8 +243,17 @@ fn hand_written_cases_agree_with_spirv_val() {
         let mut options = ValidatorOptions::default();
         let mut it = flags.split_whitespace();
         while let Some(flag) = it.next() {
-            if flag == "--relax-logical-pointer" {
-                options.relax_logical_pointer = true;
+            let switch = match flag {
+                "--relax-logical-pointer" => Some(&mut options.relax_logical_pointer),
+                "--relax-struct-store" => Some(&mut options.relax_struct_store),
+                "--allow-localsizeid" => Some(&mut options.allow_localsizeid),
+                "--allow-offset-texture-operand" => Some(&mut options.allow_offset_texture_operand),
+                "--allow-vulkan-32-bit-bitwise" => Some(&mut options.allow_vulkan_32_bit_bitwise),
+                "--before-hlsl-legalization" => Some(&mut options.before_hlsl_legalization),
+                _ => None,
+            };
+            if let Some(switch) = switch {
+                *switch = true;
                 continue;
             }
             let value = it.next().unwrap();
@@ -311,6 +320,17 @@ fn fuzz_regressions_do_not_panic() {
         max_access_chain_indexes: 1,
         max_id_bound: 64,
     };
+    // Every spirv-val option that lifts a rule.
+    let relaxed = ValidatorOptions {
+        target_env: TargetEnv::Vulkan(2),
+        max_errors: 8,
+        relax_struct_store: true,
+        allow_localsizeid: true,
+        allow_offset_texture_operand: true,
+        allow_vulkan_32_bit_bitwise: true,
+        before_hlsl_legalization: true,
+        ..Default::default()
+    };
     let mut n = 0;
     for entry in std::fs::read_dir(corpus("fuzz-regressions")).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
@@ -322,6 +342,7 @@ fn fuzz_regressions_do_not_panic() {
         ] {
             let _ = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() });
         }
+        let _ = validate(&words, &relaxed);
         n += 1;
     }
     assert!(n >= 1);

@@ -417,6 +417,8 @@ fn resource_bindings(cx: &Ctx, r: &mut Report) -> bool {
         return true;
     }
     let m = cx.m;
+    // Before HLSL legalization, resources no entry point uses may be unbound.
+    let references = r.options.before_hlsl_legalization.then(|| super::entry_references::EntryReferences::new(m));
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         if !matches!(inst.opcode(), op::OpVariable | op::OpUntypedVariableKHR) {
@@ -430,6 +432,9 @@ fn resource_bindings(cx: &Ctx, r: &mut Report) -> bool {
             _ => continue,
         };
         let var = inst.result_id;
+        if references.as_ref().is_some_and(|e| e.of(var).is_empty()) {
+            continue;
+        }
         for (dec, what) in [(d::DescriptorSet, "DescriptorSet"), (d::Binding, "Binding")] {
             if !cx.has(var, dec) {
                 r.error(
@@ -631,6 +636,10 @@ fn access_problem(cx: &Ctx, writable: &FxHashSet<u32>, at: usize, dec: u32) -> O
 fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     let writable = writable_pointers(cx);
+    let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+    let rounded: Vec<u32> =
+        cx.decs.iter().filter(|(_, list)| list.iter().any(|a| a.0 == d::FPRoundingMode)).map(|(&id, _)| id).collect();
+    let rounding = (shader && !rounded.is_empty()).then(|| super::rounding_modes::Uses::new(m, &rounded));
     let mut ids: Vec<u32> = cx.decs.keys().copied().filter(|id| m.defs.contains_key(id)).collect();
     ids.sort_unstable();
     for id in ids {
@@ -642,6 +651,9 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
         for a in cx.of(id) {
             let message = match a.0 {
                 d::Component => component_problem(cx, r, at, a),
+                d::FPRoundingMode => {
+                    rounding.as_ref().and_then(|u| u.problem(m, at, a.2.first().copied().unwrap_or(0), cx.vulkan))
+                }
                 d::NonWritable | d::NonReadable if a.1 == -1 => access_problem(cx, &writable, at, a.0),
                 d::Uniform | d::UniformId => {
                     let dec = name(OperandKind::Decoration, a.0);

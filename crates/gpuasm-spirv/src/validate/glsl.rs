@@ -130,14 +130,14 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let Some(family) = family(ei.name) else { continue };
         if family == Family::Unsupported {
             r.error(ErrorKind::OperandType, i, format!("Extended instruction GLSLstd450{} is not supported", ei.name));
-        } else if let Some(message) = problem(m, i, ei.name, family, amd_int16) {
+        } else if let Some(message) = problem(m, i, ei.name, family, amd_int16, r.options.before_hlsl_legalization) {
             r.error(ErrorKind::OperandType, i, format!("GLSL.std.450 {}: {message}", ei.name));
         }
     }
 }
 
 /// The first broken rule of instruction `i`, in spirv-val's order.
-fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) -> Option<String> {
+fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool, before_hlsl: bool) -> Option<String> {
     let rt = m.insts[i].result_type;
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let float = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat);
@@ -287,7 +287,7 @@ fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool) ->
             (!operand.holds(shape(m, operand_type(4))))
                 .then(|| format!("expected operand {what} to be a {}", operand.words))
         }
-        _ => simple(m, i, name, family).map(str::to_string),
+        _ => simple(m, i, name, family, before_hlsl).map(str::to_string),
     }
 }
 
@@ -307,7 +307,7 @@ fn shape_or_coop(m: &Module, t: u32, coop: bool) -> Option<Shape> {
     shape(m, t)
 }
 
-fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static str> {
+fn simple(m: &Module, i: usize, name: &str, family: Family, before_hlsl: bool) -> Option<&'static str> {
     let rt = m.insts[i].result_type;
     let operands = 4..m.operands(i).len();
     let operand_type = |k: usize| m.type_of(m.word(i, k));
@@ -357,7 +357,13 @@ fn simple(m: &Module, i: usize, name: &str, family: Family) -> Option<&'static s
             if float.is_none_or(|s: Shape| s.width != 32) {
                 return Some("expected Result Type to be a 32-bit float scalar or vector type");
             }
-            let pointer = operand_type(4);
+            // Before HLSL legalization the interpolant may be loaded: its
+            // pointer is the lvalue.
+            let interpolant = m.word(i, 4);
+            let pointer = match m.def_index(interpolant) {
+                Some(load) if before_hlsl && m.insts[load].opcode() == op::OpLoad => m.type_of(m.word(load, 2)),
+                _ => operand_type(4),
+            };
             if m.def_opcode(pointer) != Some(op::OpTypePointer) {
                 return Some("expected Interpolant to be a pointer");
             }

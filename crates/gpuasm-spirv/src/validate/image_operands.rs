@@ -126,10 +126,10 @@ pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> 
         if plane != given {
             return Some(format!("Expected Image Operand Offset to have {plane} components, but given {given}"));
         }
-        if cx.vulkan && !is_gather(opcode) {
+        if cx.vulkan && !cx.offset_anywhere && !is_gather(opcode) {
             return Some(
                 "[VUID-RuntimeSpirv-Offset-10213] Image Operand Offset can only be used with OpImage*Gather \
-                 operations. This is allowed if you enable the maintenance8 feature (or use the \
+                 operations.\nThis is allowed if you enable the maintenance8 feature (or use the \
                  --allow-offset-texture-operand command line flag)"
                     .into(),
             );

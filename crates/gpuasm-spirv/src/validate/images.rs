@@ -138,10 +138,16 @@ pub(super) struct Context<'a, 'w> {
     decorations: FxHashSet<(u32, u32)>,
     /// The OpLabel index of the block each instruction stands in.
     block: Vec<usize>,
+    /// `--before-hlsl-legalization`: OpPhi may choose images and samplers,
+    /// Offset may stand anywhere.
+    pub before_hlsl: bool,
+    /// `--allow-offset-texture-operand` (maintenance8): Offset on any image
+    /// instruction in Vulkan.
+    pub offset_anywhere: bool,
 }
 
 impl<'a, 'w> Context<'a, 'w> {
-    fn new(m: &'a Module<'w>, env: TargetEnv) -> Self {
+    fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValidatorOptions) -> Self {
         let mut decorations = FxHashSet::default();
         let mut groups: Vec<(u32, u32)> = Vec::new();
         let mut block = vec![usize::MAX; m.insts.len()];
@@ -170,6 +176,8 @@ impl<'a, 'w> Context<'a, 'w> {
             caps: super::capabilities::with_implied(m),
             decorations,
             block,
+            before_hlsl: options.before_hlsl_legalization,
+            offset_anywhere: options.before_hlsl_legalization || options.allow_offset_texture_operand,
         }
     }
 
@@ -215,7 +223,7 @@ fn is_image_type(opcode: u16) -> bool {
 }
 
 fn check_where(m: &Module, env: TargetEnv, r: &mut Report, which: fn(u16) -> bool) {
-    let cx = Context::new(m, env);
+    let cx = Context::new(m, env, r.options);
     for i in (0..m.insts.len()).filter(|&i| which(m.insts[i].opcode())) {
         if let Err((at, message)) = instruction(&cx, r, i) {
             r.error(ErrorKind::OperandType, at, message);
@@ -420,7 +428,7 @@ fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
 fn phi(cx: &Context, i: usize) -> Result<(), Failure> {
     let ty = cx.m.def_opcode(cx.m.insts[i].result_type);
     let shader_handle = cx.has(cap::Shader) && matches!(ty, Some(op::OpTypeImage | op::OpTypeSampler));
-    if cx.has(cap::BindlessTextureNV) || !(ty == Some(op::OpTypeSampledImage) || shader_handle) {
+    if cx.before_hlsl || cx.has(cap::BindlessTextureNV) || !(ty == Some(op::OpTypeSampledImage) || shader_handle) {
         return Ok(());
     }
     fail(i, format!("Result type cannot be {}", crate::grammar::instruction(ty.unwrap_or(0)).map_or("", |t| t.name)))

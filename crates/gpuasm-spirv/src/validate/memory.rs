@@ -17,6 +17,23 @@ use super::{ErrorKind, Report, ValidatorOptions};
 use crate::grammar::{addressing_model, capability, decoration, op, storage_class as sc, OperandKind};
 use rustc_hash::FxHashSet;
 
+/// The loads and stores whose memory operands spirv-val checks as OpLoad's
+/// and OpStore's (its `CheckMemoryAccess`).
+const LOADS: &[u16] = &[
+    op::OpLoad,
+    op::OpCooperativeMatrixLoadNV,
+    op::OpCooperativeMatrixLoadTensorNV,
+    op::OpCooperativeMatrixLoadKHR,
+    op::OpCooperativeVectorLoadNV,
+];
+const STORES: &[u16] = &[
+    op::OpStore,
+    op::OpCooperativeMatrixStoreNV,
+    op::OpCooperativeMatrixStoreKHR,
+    op::OpCooperativeMatrixStoreTensorNV,
+    op::OpCooperativeVectorStoreNV,
+];
+
 /// Memory access operand bits (spec 3.26).
 mod access {
     pub use crate::grammar::memory_access::{
@@ -345,6 +362,10 @@ impl Ctx<'_, '_> {
             op::OpCooperativeMatrixLengthKHR | op::OpCooperativeMatrixLengthNV => self.matrix_length(r, i),
             op::OpCooperativeMatrixLoadKHR | op::OpCooperativeMatrixStoreKHR => self.matrix_load_store(r, i),
             op::OpCooperativeVectorLoadNV | op::OpCooperativeVectorStoreNV => self.vector_load_store(r, i),
+            // The rest of these is cooperative::memory_ops'.
+            op::OpCooperativeMatrixLoadNV | op::OpCooperativeMatrixLoadTensorNV => self.optional_access(i, 5),
+            op::OpCooperativeMatrixStoreNV => self.optional_access(i, 4),
+            op::OpCooperativeMatrixStoreTensorNV => self.optional_access(i, 3),
             op::OpPtrEqual | op::OpPtrNotEqual | op::OpPtrDiff => self.ptr_comparison(i),
             _ => None,
         }
@@ -633,7 +654,7 @@ impl Ctx<'_, '_> {
             let (t, p) = (r.id(rt), r.id(ptr));
             return Some(format!("OpLoad Result Type <id> {t} does not match Pointer <id> {p}s type."));
         }
-        if self.contains(rt, false, &|o, _| o == op::OpTypeRuntimeArray) {
+        if !r.options.before_hlsl_legalization && self.contains(rt, false, &|o, _| o == op::OpTypeRuntimeArray) {
             return Some("Cannot load a runtime-sized array".into());
         }
         if let Some(message) = self.memory_access(i, 3) {
@@ -711,8 +732,9 @@ impl Ctx<'_, '_> {
             return Some(format!("OpStore Object <id> {o}s type is void."));
         }
         if ptr_opcode == op::OpTypePointer && pointee != object_type {
-            let (p, o) = (r.id(ptr), r.id(object));
-            return Some(format!("OpStore Pointer <id> {p}s type does not match Object <id> {o}s type."));
+            if let Some(message) = super::struct_store::mismatch(m, r, ptr, object) {
+                return Some(message);
+            }
         }
         self.memory_access(i, 2)
     }
@@ -726,13 +748,18 @@ impl Ctx<'_, '_> {
         (k < self.m.operands(i).len()).then(|| super::scopes::memory_scope(self.m, self.env, i, self.m.word(i, k)))?
     }
 
+    /// The memory operands at operand `at`, if the instruction has them.
+    fn optional_access(&self, i: usize, at: usize) -> Option<String> {
+        (self.m.operands(i).len() > at).then(|| self.memory_access(i, at)).flatten()
+    }
+
     /// spirv-val's `CheckMemoryAccess` for the memory operands at operand
     /// `at` of a load, store, copy or cooperative matrix load/store.
     fn memory_access(&self, i: usize, at: usize) -> Option<String> {
         let m = self.m;
         let opcode = m.insts[i].opcode();
         let (target, source) = match opcode {
-            op::OpLoad | op::OpCooperativeMatrixLoadKHR | op::OpCooperativeVectorLoadNV => (m.word(i, 2), 0),
+            _ if LOADS.contains(&opcode) => (m.word(i, 2), 0),
             op::OpCopyMemory | op::OpCopyMemorySized => (m.word(i, 0), m.word(i, 1)),
             _ => (m.word(i, 0), 0),
         };
@@ -753,8 +780,7 @@ impl Ctx<'_, '_> {
             return if physical { must_align() } else { None };
         }
         let mask = m.word(i, at);
-        let load = matches!(opcode, op::OpLoad | op::OpCooperativeMatrixLoadKHR | op::OpCooperativeVectorLoadNV);
-        let store = matches!(opcode, op::OpStore | op::OpCooperativeMatrixStoreKHR | op::OpCooperativeVectorStoreNV);
+        let (load, store) = (LOADS.contains(&opcode), STORES.contains(&opcode));
         if mask & access::MAKE_AVAILABLE != 0 {
             if load {
                 return Some("MakePointerAvailableKHR cannot be used with OpLoad.".into());

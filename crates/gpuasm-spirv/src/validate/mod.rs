@@ -46,6 +46,7 @@ mod layout;
 mod layout_classes;
 mod limits;
 mod locations;
+mod logical_match;
 mod logical_pointers;
 mod logicals;
 mod memory;
@@ -61,11 +62,13 @@ mod opencl;
 mod operands;
 mod phi;
 mod raw_access_chains;
+mod rounding_modes;
 mod schedule;
 mod scopes;
 mod small_types;
 mod stage_ops;
 mod storage_models;
+mod struct_store;
 mod structure;
 mod tensors;
 mod tile_attachments;
@@ -98,6 +101,25 @@ pub struct ValidatorOptions {
     /// spirv-val's `--relax-logical-pointer`: under Logical addressing,
     /// pointers may be used as any other value.
     pub relax_logical_pointer: bool,
+    /// spirv-val's `--relax-struct-store`: OpStore may store a struct into
+    /// a pointer to another struct type of compatible layout.
+    pub relax_struct_store: bool,
+    /// spirv-val's `--allow-localsizeid`: the LocalSizeId execution mode
+    /// in Vulkan 1.0 to 1.2 (the maintenance4 feature).
+    pub allow_localsizeid: bool,
+    /// spirv-val's `--allow-offset-texture-operand`: the Offset image
+    /// operand on Vulkan image instructions other than gathers (the
+    /// maintenance8 feature).
+    pub allow_offset_texture_operand: bool,
+    /// spirv-val's `--allow-vulkan-32-bit-bitwise`: bit-field and bit-count
+    /// instructions on non-32-bit integers in Vulkan (the maintenance9
+    /// feature).
+    pub allow_vulkan_32_bit_bitwise: bool,
+    /// spirv-val's `--before-hlsl-legalization`: HLSL code patterns that
+    /// spirv-opt's legalization passes remove (opaque types in structs and
+    /// stores, unbound unused resources, logically matching call
+    /// arguments...); implies `relax_logical_pointer`.
+    pub before_hlsl_legalization: bool,
 }
 
 impl Default for ValidatorOptions {
@@ -108,6 +130,11 @@ impl Default for ValidatorOptions {
             limits: Limits::default(),
             block_layout: BlockLayout::default(),
             relax_logical_pointer: false,
+            relax_struct_store: false,
+            allow_localsizeid: false,
+            allow_offset_texture_operand: false,
+            allow_vulkan_32_bit_bitwise: false,
+            before_hlsl_legalization: false,
         }
     }
 }
@@ -175,6 +202,9 @@ impl std::error::Error for ValidationError {}
 /// Collects errors with the instruction each concerns.
 pub(crate) struct Report<'m, 'w> {
     module: &'m Module<'w>,
+    /// The options in force (`before_hlsl_legalization` already implies
+    /// `relax_logical_pointer` here).
+    pub options: &'m ValidatorOptions,
     pub errors: Vec<ValidationError>,
     limit: usize,
     names: Option<dis::names::IdNames>,
@@ -239,8 +269,16 @@ fn binary_error(e: BinaryError) -> ValidationError {
 
 /// Validates an already read module.
 pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
+    // spirv-val's spvValidatorOptionsSetBeforeHlslLegalization sets both.
+    let implied;
+    let options = if options.before_hlsl_legalization && !options.relax_logical_pointer {
+        implied = ValidatorOptions { relax_logical_pointer: true, ..options.clone() };
+        &implied
+    } else {
+        options
+    };
     let limit = if options.max_errors == 0 { usize::MAX } else { options.max_errors };
-    let mut report = Report { module, errors: Vec::new(), limit, names: None };
+    let mut report = Report { module, options, errors: Vec::new(), limit, names: None };
     if module.header.version & 0xff00_00ff != 0 {
         report.module_error(ErrorKind::Binary, "Invalid SPIR-V header.");
         return Err(report.errors);
@@ -329,6 +367,6 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
             }
         },
     ];
-    let new_report = || Report { module, errors: Vec::new(), limit, names: None };
+    let new_report = || Report { module, options, errors: Vec::new(), limit, names: None };
     schedule::run(&new_report, ordered, independent, schedule::threads())
 }

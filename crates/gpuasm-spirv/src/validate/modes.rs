@@ -83,7 +83,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                     continue;
                 };
                 let set = modes.get(&target).unwrap_or(&none);
-                if let Some(message) = mode_error(m, i, env, &caps, target_models, set) {
+                if let Some(message) = mode_error(m, i, env, &caps, target_models, set, r.options.allow_localsizeid) {
                     r.error(ErrorKind::EntryPoint, i, message);
                 }
             }
@@ -357,6 +357,7 @@ fn mode_error(
     caps: &FxHashSet<u32>,
     models: &[u32],
     set: &FxHashSet<u32>,
+    allow_localsizeid: bool,
 ) -> Option<&'static str> {
     let mode = m.word(i, 1);
     if m.insts[i].opcode() == op::OpExecutionModeId {
@@ -382,9 +383,15 @@ fn mode_error(
              Operands, or takes Extra Operands that are not id operands.",
         );
     }
-    if mode == em::LocalSizeId && matches!(env, TargetEnv::Vulkan(0..=2) | TargetEnv::Vulkan11Spv14) {
+    if mode == em::LocalSizeId
+        && !allow_localsizeid
+        && matches!(env, TargetEnv::Vulkan(0..=2) | TargetEnv::Vulkan11Spv14)
+    {
         // Vulkan before 1.3 has no LocalSizeId (without maintenance4).
-        return Some("LocalSizeId mode is not allowed by the current environment.");
+        return Some(
+            "LocalSizeId mode is not allowed by the current environment.\nThis is allowed if you enable the \
+             maintenance4 feature (or use the --allow-localsizeid command line flag)",
+        );
     }
     if let Some((allowed, message)) = allowed_models(mode, caps) {
         if !models.iter().all(|x| allowed.contains(x)) {

@@ -326,7 +326,9 @@ impl Checker<'_, '_> {
             | op::OpBitFieldUExtract
             | op::OpBitReverse
             | op::OpBitCount => {
-                if let Some(message) = super::bit_fields::problem(m, self.i, self.vulkan()) {
+                if let Some(message) =
+                    super::bit_fields::problem(m, self.i, self.vulkan() && !rep.options.allow_vulkan_32_bit_bitwise)
+                {
                     self.fail(rep, message);
                 }
             }

@@ -340,7 +340,8 @@ fn struct_problem(m: &Module, cx: &Ctx, r: &mut Report, i: usize) -> Option<Stri
                 && !(bindless && matches!(o, op::OpTypeImage | op::OpTypeSampler | op::OpTypeSampledImage))
         })
     };
-    (cx.vulkan && contains_type(m, id, &opaque, 0))
+    // spirv-opt's HLSL legalization splits such structs.
+    (cx.vulkan && !r.options.before_hlsl_legalization && contains_type(m, id, &opaque, 0))
         .then(|| "[VUID-StandaloneSpirv-None-04667] In Vulkan, OpTypeStruct must not contain an opaque type.".into())
 }
 

@@ -48,12 +48,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             }
             if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
                 if m.def(object).is_some() && pointee != m.type_of(object) {
-                    let (p, o) = (r.id(ptr), r.id(object));
-                    r.error(
-                        ErrorKind::OperandType,
-                        i,
-                        format!("OpStore Pointer <id> {p}s type does not match Object <id> {o}s type."),
-                    );
+                    if let Some(message) = super::struct_store::mismatch(m, r, ptr, object) {
+                        r.error(ErrorKind::OperandType, i, message);
+                    }
                 }
             }
         }
@@ -260,7 +257,11 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             for a in 0..args {
                 let arg = m.word(i, 3 + a);
                 let param_type = m.def_word(fn_type, 3 + a).unwrap_or(0);
-                if m.def(arg).is_some() && m.type_of(arg) != param_type {
+                let hlsl_match = |r: &Report| {
+                    r.options.before_hlsl_legalization
+                        && super::logical_match::pointees_match(m, m.type_of(arg), param_type)
+                };
+                if m.def(arg).is_some() && m.type_of(arg) != param_type && !hlsl_match(r) {
                     let (at, ft) = (r.id(arg), r.id(param_type));
                     r.error(ErrorKind::OperandType, i, format!("OpFunctionCall Argument <id> {at}s type does not match Function <id> {ft}s parameter type."));
                     return;
@@ -780,12 +781,16 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
         match m.insts[i].opcode() {
-            op::OpStore if vulkan && contains_handle(m, m.type_of(m.word(i, 1)), 0) => r.error(
-                ErrorKind::OperandType,
-                i,
-                "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
+            op::OpStore
+                if vulkan && !r.options.before_hlsl_legalization && contains_handle(m, m.type_of(m.word(i, 1)), 0) =>
+            {
+                r.error(
+                    ErrorKind::OperandType,
+                    i,
+                    "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
                  OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects",
-            ),
+                )
+            }
             op::OpVariable => {
                 if let Some(message) = variable_problem(m, r, i, vulkan) {
                     r.error(ErrorKind::OperandType, i, message);
