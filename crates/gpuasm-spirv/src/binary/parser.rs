@@ -257,14 +257,6 @@ impl<'w> InstructionParser<'w> {
         self.pos
     }
 
-    /// Continues at word `offset`, which must start an instruction: the
-    /// instructions in between are not read, and the ids they define stay
-    /// unknown (a reader that splits a module between threads checks that
-    /// nothing it read needed them).
-    pub(crate) fn skip_to(&mut self, offset: usize) {
-        self.pos = offset;
-    }
-
     /// The number kind declared by a type id seen so far.
     pub fn number_type(&self, type_id: u32) -> Option<NumberKind> {
         self.number_types.get(type_id)

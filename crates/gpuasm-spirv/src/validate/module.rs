@@ -81,27 +81,32 @@ pub struct Module<'w> {
 
 impl<'w> Module<'w> {
     /// Reads a module; a binary that does not parse is an error.
-    ///
-    /// A large module with several functions is read by two threads, one
-    /// from the start, the other from a function near the middle (after
-    /// reading the declarations before the first function, which the
-    /// operands of later instructions may need). When either meets an
-    /// error, or both define the same id, the module is read again in one
-    /// go, so errors are exactly those of a plain read.
     pub fn read(words: &'w [u32]) -> Result<Module<'w>, BinaryError> {
-        let parser = InstructionParser::new(words, ParserOptions::default())?;
+        let mut parser = InstructionParser::new(words, ParserOptions::default())?;
         let header = *parser.header();
-        let shape = Shape::of(words);
-        let split = shape.split(words.len()).filter(|_| super::schedule::threads() > 1);
-        let read = match split {
-            Some(split) => read_split(words, &shape, split).map_or_else(|| read_all(parser, &shape, words.len()), Ok),
-            None => read_all(parser, &shape, words.len()),
-        }?;
-        if cfg!(fuzzing) && split.is_some() {
-            let whole = read_all(InstructionParser::new(words, ParserOptions::default())?, &shape, words.len())?;
-            read.assert_same(&whole);
+        // Sized up front: growing these by doubling costs copies and, at the
+        // peak, room for both copies.
+        let mut count = 0;
+        let mut at = 5;
+        while let Some(&first) = words.get(at) {
+            count += 1;
+            at += ((first >> 16) as usize).max(1);
         }
-        let Read { insts, operands, defs, present, .. } = read;
+        let mut insts = Vec::with_capacity(count);
+        // Every operand has a word of its own: the words bound them.
+        let mut operands = Vec::with_capacity(words.len().saturating_sub(5 + count));
+        let mut defs = Defs::new(header.bound, words.len());
+        let mut present = Box::new(OpcodeSet::new(&[]));
+        while let Some(inst) = parser.next() {
+            let inst = inst?;
+            present.insert(inst.info.opcode);
+            let start = operands.len();
+            operands.extend_from_slice(inst.operands);
+            if inst.result_id != 0 {
+                defs.insert(inst.result_id, insts.len());
+            }
+            insts.push(Inst::new(&inst, start..operands.len()));
+        }
         let mut m = Module { words, header, insts, operands, defs, declared_capabilities: Default::default(), present };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
@@ -227,142 +232,6 @@ impl<'w> Module<'w> {
     }
 }
 
-/// Where a module's instructions start, as their word counts say (before
-/// any checking): to size the tables and split the reading.
-struct Shape {
-    count: usize,
-    /// Word offsets of the OpFunction instructions.
-    functions: Vec<usize>,
-}
-
-impl Shape {
-    fn of(words: &[u32]) -> Shape {
-        let (mut count, mut functions, mut at) = (0, Vec::new(), crate::binary::HEADER_WORDS);
-        while let Some(&first) = words.get(at) {
-            if first as u16 == op::OpFunction {
-                functions.push(at);
-            }
-            count += 1;
-            at += ((first >> 16) as usize).max(1);
-        }
-        Shape { count, functions }
-    }
-
-    /// The function to start a second reader at: the one that shares the
-    /// words most evenly, the second reader also reading the declarations
-    /// before the first function. `None` for a module too small to share.
-    fn split(&self, len: usize) -> Option<usize> {
-        let first = *self.functions.first()?;
-        let even = (first + len) / 2;
-        let at = self.functions[1..].iter().copied().min_by_key(|&f| f.abs_diff(even))?;
-        let small = self.count < super::schedule::PARALLEL_FROM && !cfg!(fuzzing);
-        (!small).then_some(at)
-    }
-}
-
-/// What reading fills.
-struct Read {
-    insts: Vec<Inst>,
-    operands: Vec<ParsedOperand>,
-    /// Filled by a reader from the start only (the other's definitions are
-    /// added as the parts are joined).
-    defs: Defs,
-    keep_defs: bool,
-    present: Box<OpcodeSet>,
-}
-
-impl Read {
-    /// For about `count` instructions in `words` words; `defs` for a module
-    /// of `bound` and `all_words`, if kept.
-    fn new(count: usize, words: usize, defs: Option<(u32, usize)>) -> Read {
-        let (bound, all_words) = defs.unwrap_or((0, 0));
-        Read {
-            insts: Vec::with_capacity(count),
-            // Every operand has a word of its own: the words bound them.
-            operands: Vec::with_capacity(words.saturating_sub(count)),
-            defs: Defs::new(bound, all_words),
-            keep_defs: defs.is_some(),
-            present: Box::new(OpcodeSet::new(&[])),
-        }
-    }
-
-    fn push(&mut self, inst: &Instruction<'_>) {
-        self.present.insert(inst.info.opcode);
-        let start = self.operands.len();
-        self.operands.extend_from_slice(inst.operands);
-        if inst.result_id != 0 && self.keep_defs {
-            self.defs.insert(inst.result_id, self.insts.len());
-        }
-        self.insts.push(Inst::new(inst, start..self.operands.len()));
-    }
-
-    /// Fuzzing: a split read gives what a whole read gives.
-    fn assert_same(&self, whole: &Read) {
-        assert_eq!(self.insts.len(), whole.insts.len());
-        for (a, b) in self.insts.iter().zip(&whole.insts) {
-            assert_eq!((a.offset, a.result_id, a.result_type), (b.offset, b.result_id, b.result_type));
-            let (x, y) = (&self.operands[a.operands.clone()], &whole.operands[b.operands.clone()]);
-            assert_eq!(format!("{x:?}"), format!("{y:?}"));
-            assert_eq!(self.defs.get(&a.result_id), whole.defs.get(&b.result_id));
-        }
-    }
-}
-
-/// Reads every instruction with one parser.
-fn read_all(mut parser: InstructionParser<'_>, shape: &Shape, words: usize) -> Result<Read, BinaryError> {
-    let bound = parser.header().bound;
-    let mut read = Read::new(shape.count, words, Some((bound, words)));
-    while let Some(inst) = parser.next() {
-        read.push(&inst?);
-    }
-    Ok(read)
-}
-
-/// Reads the module in two parts on two threads; `None` when the parts do
-/// not fit together (an error in either, an id both define).
-fn read_split(words: &[u32], shape: &Shape, split: usize) -> Option<Read> {
-    let first_function = shape.functions[0];
-    let (front, back) = std::thread::scope(|s| {
-        let back = s.spawn(|| -> Option<Read> {
-            let mut parser = InstructionParser::new(words, ParserOptions::default()).ok()?;
-            while parser.position() < first_function {
-                parser.next()?.ok()?;
-            }
-            parser.skip_to(split);
-            let mut read = Read::new(shape.count / 2, words.len() - split, None);
-            while let Some(inst) = parser.next() {
-                read.push(&inst.ok()?);
-            }
-            Some(read)
-        });
-        let front = (|| -> Option<Read> {
-            let mut parser = InstructionParser::new(&words[..split], ParserOptions::default()).ok()?;
-            let bound = parser.header().bound;
-            let mut read = Read::new(shape.count, split, Some((bound, words.len())));
-            while let Some(inst) = parser.next() {
-                read.push(&inst.ok()?);
-            }
-            Some(read)
-        })();
-        (front, back.join().ok().flatten())
-    });
-    let (mut read, back) = (front?, back?);
-    let (base, shift) = (read.insts.len(), read.operands.len());
-    for (k, inst) in back.insts.into_iter().enumerate() {
-        if inst.result_id != 0 {
-            if read.defs.contains_key(&inst.result_id) {
-                return None;
-            }
-            read.defs.insert(inst.result_id, base + k);
-        }
-        let operands = inst.operands.start + shift..inst.operands.end + shift;
-        read.insts.push(Inst { operands, ..inst });
-    }
-    read.operands.extend_from_slice(&back.operands);
-    read.present.extend(&back.present);
-    Some(read)
-}
-
 /// For each function, the entry points (among `entries`) whose call tree
 /// reaches it, given each function's callees.
 pub(crate) fn entry_points_reaching(entries: &[u32], calls: &FxHashMap<u32, Vec<u32>>) -> FxHashMap<u32, Vec<u32>> {
@@ -398,66 +267,4 @@ pub(crate) fn is_constant(opcode: u16) -> bool {
             | op::OpConstantCompositeReplicateEXT
             | op::OpSpecConstantCompositeReplicateEXT
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A module of `functions` functions of `adds` additions each.
-    fn big_module(functions: usize, adds: usize) -> Vec<u32> {
-        let mut text = String::from(
-            "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n\
-             %one = OpConstant %int 1\n%fn = OpTypeFunction %int %int\n",
-        );
-        for f in 0..functions {
-            text += &format!("%f{f} = OpFunction %int None %fn\n%p{f} = OpFunctionParameter %int\n%l{f} = OpLabel\n");
-            text += &format!("%v{f}_0 = OpIAdd %int %p{f} %one\n");
-            for k in 1..adds {
-                text += &format!("%v{f}_{k} = OpIAdd %int %v{f}_{} %one\n", k - 1);
-            }
-            text += &format!("OpReturnValue %v{f}_{}\nOpFunctionEnd\n", adds - 1);
-        }
-        crate::text::assemble(&text, &Default::default()).unwrap()
-    }
-
-    fn whole(words: &[u32]) -> Result<Read, BinaryError> {
-        read_all(InstructionParser::new(words, ParserOptions::default()).unwrap(), &Shape::of(words), words.len())
-    }
-
-    #[test]
-    fn a_split_read_gives_what_a_whole_read_gives() {
-        let words = big_module(9, 4000);
-        let shape = Shape::of(&words);
-        let split = shape.split(words.len()).expect("large enough to split");
-        assert!(split > shape.functions[0]);
-        let read = read_split(&words, &shape, split).expect("the parts fit");
-        read.assert_same(&whole(&words).unwrap());
-        assert!(Module::read(&words).is_ok());
-    }
-
-    #[test]
-    fn an_id_defined_in_both_parts_is_the_error_a_whole_read_finds() {
-        let mut words = big_module(9, 4000);
-        let shape = Shape::of(&words);
-        let split = shape.split(words.len()).unwrap();
-        // Give the last instruction defining a result id before the split
-        // and the first one after it the same result id.
-        let result_at = |at: usize| at + 2;
-        let mut before = 0;
-        let mut at = crate::binary::HEADER_WORDS;
-        while at < split {
-            if words[at] as u16 == op::OpIAdd {
-                before = at;
-            }
-            at += (words[at] >> 16) as usize;
-        }
-        let after = (split..).find(|&at| words[at] as u16 == op::OpIAdd).unwrap();
-        words[result_at(after)] = words[result_at(before)];
-        assert!(read_split(&words, &shape, split).is_none());
-        let expected = whole(&words).err().expect("a duplicate id");
-        let got = Module::read(&words).err().expect("a duplicate id");
-        assert_eq!(got.to_string(), expected.to_string());
-        assert_eq!(got.word_offset(), expected.word_offset());
-    }
 }

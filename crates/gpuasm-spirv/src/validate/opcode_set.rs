@@ -46,13 +46,6 @@ impl OpcodeSet {
         self.0[(opcode >> 6) as usize] |= 1 << (opcode & 63);
     }
 
-    /// Adds every opcode of `other`.
-    pub fn extend(&mut self, other: &OpcodeSet) {
-        for (a, b) in self.0.iter_mut().zip(&other.0) {
-            *a |= b;
-        }
-    }
-
     /// Whether `opcode` is in the set.
     #[inline]
     pub fn contains(&self, opcode: u16) -> bool {

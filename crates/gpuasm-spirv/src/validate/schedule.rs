@@ -23,7 +23,7 @@ pub(crate) type Pass<'a> = &'a (dyn for<'m, 'w> Fn(&mut Report<'m, 'w>) + Sync);
 
 /// Below this many instructions a module is validated on one thread: the
 /// passes take less time than starting a thread.
-pub(crate) const PARALLEL_FROM: usize = 16_384;
+const PARALLEL_FROM: usize = 16_384;
 
 /// Fuzzing builds run every independent pass on every module that passes
 /// the ordered ones, as threads may, so that the fuzzer finds a pass that
