@@ -16,7 +16,7 @@
 use super::{Report, ValidationError};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 
 /// One validation pass.
 pub(crate) type Pass<'a> = &'a (dyn for<'m, 'w> Fn(&mut Report<'m, 'w>) + Sync);
@@ -45,33 +45,9 @@ pub(crate) fn run<'m, 'w>(
     independent: &[Pass],
     threads: usize,
 ) -> Result<(), Vec<ValidationError>> {
-    let mut report = new_report();
-    for pass in ordered {
-        pass(&mut report);
-        if !report.errors.is_empty() {
-            return Err(report.errors);
-        }
-    }
-    if EVERY_PASS {
-        let mut first = None;
-        for pass in independent {
-            let mut report = new_report();
-            pass(&mut report);
-            if first.is_none() && !report.errors.is_empty() {
-                first = Some(report.errors);
-            }
-        }
-        return first.map_or(Ok(()), Err);
-    }
     let threads = threads.min(independent.len()).max(1);
-    if threads == 1 || report.module.insts.len() < PARALLEL_FROM {
-        for pass in independent {
-            pass(&mut report);
-            if !report.errors.is_empty() {
-                return Err(report.errors);
-            }
-        }
-        return Ok(());
+    if EVERY_PASS || threads == 1 || new_report().module.insts.len() < PARALLEL_FROM {
+        return run_in_order(new_report, ordered, independent);
     }
     let next = AtomicUsize::new(0);
     let first_failed = AtomicUsize::new(usize::MAX);
@@ -90,18 +66,104 @@ pub(crate) fn run<'m, 'w>(
         first_failed.fetch_min(k, Ordering::AcqRel);
         outcomes.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(outcome);
     };
+    // The other threads start while the ordered passes run (starting one
+    // takes as long as a pass on a busy machine) and wait for their verdict.
+    let gate = Gate::default();
     std::thread::scope(|s| {
         for _ in 1..threads {
-            s.spawn(worker);
+            s.spawn(|| {
+                if gate.wait() {
+                    worker()
+                }
+            });
         }
+        // Closed on every way out, a panic included, so no thread waits on.
+        let _closed = CloseOnDrop(&gate);
+        let mut report = new_report();
+        for pass in ordered {
+            pass(&mut report);
+            if !report.errors.is_empty() {
+                return Err(report.errors);
+            }
+        }
+        gate.open(true);
         worker();
-    });
+        Ok(())
+    })?;
     let first = first_failed.into_inner();
     let mut outcomes = outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
     match outcomes.get_mut(first).and_then(Option::take) {
         None => Ok(()),
         Some(Outcome::Errors(errors)) => Err(errors),
         Some(Outcome::Panicked(payload)) => panic::resume_unwind(payload),
+    }
+}
+
+/// Every pass on this thread, in order (or, in fuzzing builds, every
+/// independent pass whatever the others found).
+fn run_in_order<'m, 'w>(
+    new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
+    ordered: &[Pass],
+    independent: &[Pass],
+) -> Result<(), Vec<ValidationError>> {
+    let mut report = new_report();
+    for pass in ordered {
+        pass(&mut report);
+        if !report.errors.is_empty() {
+            return Err(report.errors);
+        }
+    }
+    if EVERY_PASS {
+        let mut first = None;
+        for pass in independent {
+            let mut report = new_report();
+            pass(&mut report);
+            if first.is_none() && !report.errors.is_empty() {
+                first = Some(report.errors);
+            }
+        }
+        return first.map_or(Ok(()), Err);
+    }
+    for pass in independent {
+        pass(&mut report);
+        if !report.errors.is_empty() {
+            return Err(report.errors);
+        }
+    }
+    Ok(())
+}
+
+struct CloseOnDrop<'a>(&'a Gate);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.open(false);
+    }
+}
+
+/// Where the waiting threads learn whether the ordered passes passed.
+#[derive(Default)]
+struct Gate {
+    verdict: Mutex<Option<bool>>,
+    opened: Condvar,
+}
+
+impl Gate {
+    /// Sets the verdict, unless it is set already.
+    fn open(&self, go: bool) {
+        self.verdict.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(go);
+        self.opened.notify_all();
+    }
+
+    /// Blocks until [`Gate::open`]; whether to go on.
+    fn wait(&self) -> bool {
+        let mut verdict = self.verdict.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            match *verdict {
+                Some(go) => return go,
+                None => verdict = self.opened.wait(verdict).unwrap_or_else(|e| e.into_inner()),
+            }
+        }
     }
 }
 
