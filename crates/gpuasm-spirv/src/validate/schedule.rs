@@ -171,3 +171,50 @@ impl Gate {
 pub(crate) fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(4)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::module::Module;
+    use crate::validate::{ErrorKind, ValidatorOptions};
+
+    /// A module large enough to be shared out.
+    fn big_words() -> Vec<u32> {
+        let mut text = String::from(
+            "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n",
+        );
+        for k in 0..PARALLEL_FROM {
+            text += &format!("%c{k} = OpConstant %int {k}\n");
+        }
+        crate::text::assemble(&text, &Default::default()).unwrap()
+    }
+
+    fn fail(message: &'static str) -> impl Fn(&mut Report) + Sync {
+        move |r: &mut Report| r.module_error(ErrorKind::Limit, message)
+    }
+
+    #[test]
+    fn the_first_failing_pass_in_order_decides_however_they_are_shared() {
+        let words = big_words();
+        let module = Module::read(&words).unwrap();
+        let options = ValidatorOptions::default();
+        let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100, names: None };
+        let slow = |r: &mut Report| {
+            std::thread::sleep(std::time::Duration::from_millis(30));
+            r.module_error(ErrorKind::Limit, "slow and first");
+        };
+        let (ok, late) = (|_: &mut Report| {}, fail("later"));
+        let panics = |_: &mut Report| panic!("a pass after a failing one");
+        for threads in [1, 2, 4] {
+            let first = run(&new_report, &[&ok], &[&ok, &slow, &late, &panics], threads).unwrap_err();
+            assert_eq!(first[0].message, "slow and first", "{threads} threads");
+            assert!(run(&new_report, &[&ok], &[&ok, &ok, &ok], threads).is_ok());
+            let ordered = run(&new_report, &[&fail("ordered")], &[&late], threads).unwrap_err();
+            assert_eq!(ordered[0].message, "ordered");
+        }
+        let alone = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&ok], &[&ok, &panics], 2)));
+        assert!(alone.is_err(), "a panic no earlier failure explains is a bug, and shows");
+        let in_ordered = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&panics], &[&ok], 2)));
+        assert!(in_ordered.is_err(), "and does not leave a thread waiting");
+    }
+}
