@@ -135,6 +135,12 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut uses: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
     let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut current: Option<u32> = None;
+    // Ids that are interface variables or global results referring to one,
+    // by id when the bound is reasonable: most operands are neither, and
+    // are let go without a hash lookup.
+    let bound = m.header.bound as usize;
+    let mut marked = if bound <= 4 * m.words.len() + 1024 { vec![false; bound] } else { Vec::new() };
+    let unmarked = |marked: &[bool], id: u32| !marked.is_empty() && !marked.get(id as usize).copied().unwrap_or(false);
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         match inst.opcode() {
@@ -165,6 +171,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 };
                 if listed {
                     is_interface_var.insert(inst.result_id);
+                    if let Some(slot) = marked.get_mut(inst.result_id as usize) {
+                        *slot = true;
+                    }
                 }
                 continue;
             }
@@ -172,6 +181,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         let referenced: Vec<u32> = m
             .id_operands(i)
+            .filter(|&(_, id)| !unmarked(&marked, id))
             .flat_map(|(_, id)| {
                 let direct = is_interface_var.contains(&id).then_some(id);
                 direct.into_iter().chain(global_refs.get(&id).into_iter().flatten().copied())
@@ -187,6 +197,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
             }
             None if inst.result_id != 0 && !referenced.is_empty() => {
+                if let Some(slot) = marked.get_mut(inst.result_id as usize) {
+                    *slot = true;
+                }
                 global_refs.insert(inst.result_id, referenced);
             }
             None => {}

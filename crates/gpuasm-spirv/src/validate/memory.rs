@@ -55,6 +55,9 @@ struct Ctx<'a, 'm> {
     decorations: FxHashSet<(u32, u32)>,
     /// Pointer types declared by OpTypeForwardPointer.
     forward: FxHashSet<u32>,
+    /// The module declares an 8- or 16-bit integer or float type (most
+    /// declare none, and the rules about them need not walk any type).
+    small_types: bool,
 }
 
 pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mut Report) {
@@ -76,6 +79,11 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mu
             && matches!(model, Some(addressing_model::Logical | addressing_model::PhysicalStorageBuffer64)),
         decorations,
         forward: forward_pointers(m),
+        small_types: (0..m.insts.len()).any(|i| {
+            matches!(m.insts[i].opcode(), op::OpTypeInt | op::OpTypeFloat)
+                && m.operands(i).len() > 1
+                && matches!(m.word(i, 1), 8 | 16)
+        }),
     };
     let mut in_function = false;
     for i in 0..m.insts.len() {
@@ -299,6 +307,9 @@ impl Ctx<'_, '_> {
 
     /// Whether `ty` holds an integer or (non-bfloat) float of `width` bits.
     fn contains_sized(&self, ty: u32, base: u16, width: u32) -> bool {
+        if !self.small_types {
+            return false;
+        }
         let m = self.m;
         let sized = |o: u16, t: u32| {
             o == base && m.def_word(t, 2) == Some(width) && !(base == op::OpTypeFloat && m.operands_len_of(t) > 2)
