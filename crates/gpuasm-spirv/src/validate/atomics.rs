@@ -262,7 +262,7 @@ impl Checker<'_, '_> {
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
     let vulkan_env = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
-    let checker = Checker { m, env, caps: &caps, semantics: memory_semantics::Context { m, vulkan_env, caps: &caps } };
+    let checker = Checker { m, env, caps, semantics: memory_semantics::Context { m, vulkan_env, caps } };
     for i in 0..m.insts.len() {
         let opcode = m.insts[i].opcode();
         let Some(&(_, returns)) = ATOMICS.iter().find(|a| a.0 == opcode) else { continue };

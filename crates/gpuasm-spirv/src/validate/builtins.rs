@@ -513,7 +513,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             continue;
         }
         let seed = Pending { d, referenced: at };
-        if let Some(message) = reference_error(m, &caps, &eps, seed, at, None) {
+        if let Some(message) = reference_error(m, caps, &eps, seed, at, None) {
             r.error(ErrorKind::BuiltIn, at, message);
             return;
         }
@@ -544,7 +544,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             seen.push(id);
             let Some(checks) = pending.get(&id).cloned() else { continue };
             for p in checks {
-                if let Some(message) = reference_error(m, &caps, &eps, p, i, function) {
+                if let Some(message) = reference_error(m, caps, &eps, p, i, function) {
                     r.error(ErrorKind::BuiltIn, i, message);
                     return;
                 }

@@ -37,7 +37,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
         if m.insts[i].opcode() != op::OpFunctionCall {
             continue;
         }
-        if let Some(message) = call_problem(m, &caps, r, i) {
+        if let Some(message) = call_problem(m, caps, r, i) {
             r.error(ErrorKind::OperandType, i, message);
             if r.full() {
                 return;

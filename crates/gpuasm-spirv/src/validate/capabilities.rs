@@ -64,9 +64,15 @@ pub(crate) fn declared_extensions<'m>(m: &'m Module) -> FxHashSet<&'m [u8]> {
 }
 
 /// The declared capabilities with the ones they implicitly declare.
-pub(crate) fn with_implied(m: &Module) -> FxHashSet<u32> {
+pub(crate) fn with_implied<'m>(m: &'m Module) -> &'m FxHashSet<u32> {
+    &m.capabilities
+}
+
+/// The declared capabilities and every one they imply (computed once, as
+/// the module is read: most passes ask).
+pub(crate) fn implied_by(declared: &FxHashSet<u32>) -> FxHashSet<u32> {
     let mut caps = FxHashSet::default();
-    for &c in &m.declared_capabilities {
+    for &c in declared {
         declare(&mut caps, c);
     }
     caps

@@ -198,7 +198,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) -> bool {
             op::OpConditionalCapabilityINTEL => m.word(i, 1),
             _ => continue,
         };
-        let Some((ok, what)) = allowed(env, cap, &caps) else { return true };
+        let Some((ok, what)) = allowed(env, cap, caps) else { return true };
         let e = OperandKind::Capability.enumerant(cap);
         let by_extension = e.is_some_and(|e| e.extensions.iter().any(|x| extensions.contains(x.as_bytes())));
         if !ok && !by_extension {

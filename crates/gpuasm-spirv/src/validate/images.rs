@@ -173,7 +173,7 @@ impl<'a, 'w> Context<'a, 'w> {
             t: Types(m),
             vulkan: matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14),
             opencl: matches!(env, TargetEnv::OpenCl { .. }),
-            caps: super::capabilities::with_implied(m),
+            caps: super::capabilities::with_implied(m).clone(),
             decorations,
             block,
             before_hlsl: options.before_hlsl_legalization,

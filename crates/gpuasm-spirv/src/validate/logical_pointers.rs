@@ -25,7 +25,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         (caps.contains(&capability::VariablePointersStorageBuffer) && class == storage_class::StorageBuffer)
             || (caps.contains(&capability::VariablePointers) && class == storage_class::Workgroup)
     };
-    let mut variable = super::variable_pointers::VariablePointers::new(m, &caps);
+    let mut variable = super::variable_pointers::VariablePointers::new(m, caps);
     for i in 0..m.insts.len() {
         let problem = operand_problem(m, i, &variable_pointers)
             .or_else(|| return_problem(m, i, &variable_pointers))

@@ -71,7 +71,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mu
         .collect();
     let c = Ctx {
         m,
-        caps: super::capabilities::with_implied(m),
+        caps: super::capabilities::with_implied(m).clone(),
         vulkan,
         env: options.target_env,
         logical: model == Some(addressing_model::Logical),

@@ -65,7 +65,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                              an object decorated with WorkgroupSize must be specified."
                         ),
                     );
-                } else if let Some((at, message)) = super::workgroup_size::entry_point_error(m, env, &caps, i, set) {
+                } else if let Some((at, message)) = super::workgroup_size::entry_point_error(m, env, caps, i, set) {
                     r.error(ErrorKind::EntryPoint, at, message);
                 }
             }
@@ -83,7 +83,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                     continue;
                 };
                 let set = modes.get(&target).unwrap_or(&none);
-                if let Some(message) = mode_error(m, i, env, &caps, target_models, set, r.options.allow_localsizeid) {
+                if let Some(message) = mode_error(m, i, env, caps, target_models, set, r.options.allow_localsizeid) {
                     r.error(ErrorKind::EntryPoint, i, message);
                 }
             }

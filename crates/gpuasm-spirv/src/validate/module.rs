@@ -74,6 +74,8 @@ pub struct Module<'w> {
     pub defs: Defs,
     /// The operands of every OpCapability (not the implied ones).
     pub declared_capabilities: rustc_hash::FxHashSet<u32>,
+    /// Those and every capability they imply.
+    pub capabilities: rustc_hash::FxHashSet<u32>,
     /// Every opcode the module uses: passes whose rule family is absent
     /// skip their walk.
     present: Box<OpcodeSet>,
@@ -107,7 +109,16 @@ impl<'w> Module<'w> {
             }
             insts.push(Inst::new(&inst, start..operands.len()));
         }
-        let mut m = Module { words, header, insts, operands, defs, declared_capabilities: Default::default(), present };
+        let mut m = Module {
+            words,
+            header,
+            insts,
+            operands,
+            defs,
+            declared_capabilities: Default::default(),
+            capabilities: Default::default(),
+            present,
+        };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
             .filter_map(|i| match m.insts[i].opcode() {
@@ -116,6 +127,7 @@ impl<'w> Module<'w> {
                 _ => None,
             })
             .collect();
+        m.capabilities = super::capabilities::implied_by(&m.declared_capabilities);
         Ok(m)
     }
 

@@ -1077,7 +1077,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             }
             _ => {
                 let before = r.errors.len();
-                Checker { m, i, psb_bitcasts, caps: &caps, env }.check(r);
+                Checker { m, i, psb_bitcasts, caps, env }.check(r);
                 if shader && r.errors.len() == before {
                     if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
                         r.error(ErrorKind::OperandType, i, message);

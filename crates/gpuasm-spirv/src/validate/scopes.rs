@@ -116,7 +116,7 @@ fn read_clock(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usize) -> Op
 /// environment only as Vulkan or not: Vulkan 1.0's group rule aside).
 pub(crate) fn uniform_id_scope(m: &Module, vulkan: bool, at: usize, id: u32) -> Option<String> {
     let env = if vulkan { TargetEnv::Vulkan(1) } else { TargetEnv::Universal(6) };
-    match scope_basics(m, &super::capabilities::with_implied(m), at, id) {
+    match scope_basics(m, super::capabilities::with_implied(m), at, id) {
         Err(message) => Some(message),
         Ok(value) => execution_scope(m, env, at, value?),
     }
@@ -250,7 +250,7 @@ fn memory_scope_value(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usiz
 /// The value rules of memory scope `id` of instruction `i` (its type and
 /// constancy checked elsewhere), for the memory access checks.
 pub(crate) fn memory_scope(m: &Module, env: TargetEnv, i: usize, id: u32) -> Option<String> {
-    memory_scope_rules(m, env, &super::capabilities::with_implied(m), i, id)
+    memory_scope_rules(m, env, super::capabilities::with_implied(m), i, id)
 }
 
 /// As [`memory_scope`], given the declared and implied capabilities.
@@ -288,7 +288,7 @@ fn semantics_operands(m: &Module, i: usize) -> Vec<(usize, usize)> {
 /// their other rules).
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
-    let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps: &caps };
+    let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps };
     for i in 0..m.insts.len() {
         let opcode = m.insts[i].opcode();
         // Atomics check their scopes with their other rules.
@@ -300,7 +300,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             continue;
         }
         if m.insts[i].opcode() == op::OpReadClockKHR {
-            if let Some(message) = read_clock(m, env, &caps, i) {
+            if let Some(message) = read_clock(m, env, caps, i) {
                 r.error(ErrorKind::OperandType, i, message);
                 if r.full() {
                     return;
@@ -310,13 +310,13 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         }
         let len = m.operands(i).len();
         let scope_problem = scope_operands(m, i).into_iter().filter(|&(k, _)| k < len).find_map(|(k, kind)| {
-            let value = match scope_basics(m, &caps, i, m.word(i, k)) {
+            let value = match scope_basics(m, caps, i, m.word(i, k)) {
                 Err(message) => return Some(message),
                 Ok(value) => value?,
             };
             match kind {
                 Kind::Execution => execution_scope(m, env, i, value),
-                Kind::Memory => memory_scope_value(m, env, &caps, i, value),
+                Kind::Memory => memory_scope_value(m, env, caps, i, value),
             }
         });
         let problem = scope_problem.or_else(|| {

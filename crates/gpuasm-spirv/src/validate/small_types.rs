@@ -14,7 +14,7 @@ use rustc_hash::FxHashSet;
 pub(crate) fn limited_use(m: &Module, ty: u32) -> bool {
     // Implied capabilities only lift limits: close over them only when the
     // declared ones leave the type limited.
-    limited(m, &m.declared_capabilities, ty, 0) && limited(m, &super::capabilities::with_implied(m), ty, 0)
+    limited(m, &m.declared_capabilities, ty, 0) && limited(m, super::capabilities::with_implied(m), ty, 0)
 }
 
 fn limited(m: &Module, caps: &FxHashSet<u32>, ty: u32, depth: u32) -> bool {

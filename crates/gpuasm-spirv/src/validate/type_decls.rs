@@ -116,7 +116,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         super::capabilities::declared_extensions(m).contains(&b"SPV_VALIDATOR_ignore_type_decl_unique"[..]);
     let mut cx = Ctx {
         vulkan,
-        caps: super::capabilities::with_implied(m),
+        caps: super::capabilities::with_implied(m).clone(),
         unique_exempt,
         decs: decorations(m),
         seen: FxHashSet::default(),
