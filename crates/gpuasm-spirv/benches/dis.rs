@@ -1,9 +1,10 @@
 //! Throughput of the reader (walking with full operand decoding), of the
 //! disassembler and of the assembler, on a large module.
 //!
-//! The module comes from `GPUASM_BENCH_MODULE`, else `target/bench/big.spv`
-//! (made by `scripts/bench-vs-spirv-tools`), else the largest module of the
-//! in-repo corpus.
+//! The module comes from `GPUASM_BENCH_MODULE`, else
+//! `target/bench/big-150x200.spv` (made by `scripts/bench-vs-spirv-tools`),
+//! else the largest module of the in-repo corpus.  `benches/shapes.rs`
+//! measures every module shape.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
@@ -13,8 +14,9 @@ use std::path::PathBuf;
 
 fn bench_module() -> (String, Vec<u32>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let path =
-        std::env::var_os("GPUASM_BENCH_MODULE").map(PathBuf::from).unwrap_or_else(|| root.join("target/bench/big.spv"));
+    let path = std::env::var_os("GPUASM_BENCH_MODULE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target/bench/big-150x200.spv"));
     let path = if path.exists() {
         path
     } else {
