@@ -58,6 +58,9 @@ pub enum BinaryErrorKind {
     NotANumericType { type_id: u32 },
     /// OpSwitch whose selector has no integer type.
     BadSwitchSelector { id: u32, reason: &'static str },
+    /// A module of 2^31 words (8 GiB) or more, which the validator's
+    /// tables do not index.
+    TooLarge { words: usize },
     /// OpExtInst whose set operand is not an OpExtInstImport result.
     NotAnImport { id: u32 },
     /// OpExtInstImport naming a set we do not know (and not `NonSemantic.*`).
@@ -128,6 +131,7 @@ impl fmt::Display for BinaryErrorKind {
             DuplicateResultId { id } => write!(f, "id {id} is defined more than once"),
             NotANumericType { type_id } => write!(f, "type id {type_id} is not a scalar numeric type"),
             BadSwitchSelector { id, reason } => write!(f, "invalid OpSwitch: selector id {id} {reason}"),
+            TooLarge { words } => write!(f, "module too large to validate: {words} words (at most 2^31 - 1)"),
             NotAnImport { id } => write!(f, "OpExtInst set id {id} does not reference an OpExtInstImport result id"),
             UnknownImport { name } => write!(f, "invalid extended instruction import \"{name}\""),
             UnknownExtInst { set, number } => write!(f, "invalid extended instruction number {number} for set {set}"),

@@ -8,6 +8,7 @@ mod words;
 
 pub use error::{BinaryError, BinaryErrorKind};
 pub use idmap::IdMap;
+pub(crate) use parser::static_layouts;
 pub use parser::{
     literal_string_bytes, ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand,
     ParserOptions, StoredInstruction,

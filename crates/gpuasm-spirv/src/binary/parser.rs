@@ -202,6 +202,8 @@ pub struct InstructionParser<'w> {
     operands: Vec<ParsedOperand>,
     /// The current instruction's operands when a static layout fits.
     current: Option<&'static [ParsedOperand]>,
+    /// With `current`: the index of the layout it is a prefix of.
+    current_index: usize,
     layouts: &'static [FastInfo],
     /// How many nonzero ids the shortcuts take: id `w` is fine when
     /// `w.wrapping_sub(1) < id_span`, one comparison for both checks.
@@ -231,6 +233,7 @@ impl<'w> InstructionParser<'w> {
             failed: false,
             operands: Vec::with_capacity(16),
             current: None,
+            current_index: 0,
             layouts: fast_layouts(),
             id_span: header.bound.saturating_sub(1),
             past_bound: None,
@@ -255,6 +258,17 @@ impl<'w> InstructionParser<'w> {
     /// Word offset of the next instruction.
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// The operands of the instruction [`InstructionParser::next`] returned
+    /// last: `Ok(k)` when they are the first ones of the `k`th static layout
+    /// (see [`static_layouts`]), which a keeper need not copy, else the
+    /// parser's own list.
+    pub(crate) fn last_operands(&self) -> Result<usize, &[ParsedOperand]> {
+        match self.current {
+            Some(_) => Ok(self.current_index),
+            None => Err(&self.operands),
+        }
     }
 
     /// The number kind declared by a type id seen so far.
@@ -332,6 +346,7 @@ impl<'w> InstructionParser<'w> {
         }
         self.pos = start + wc;
         self.current = Some(layout);
+        self.current_index = index;
         let info = fast.info;
         Some(Instruction {
             words: inst,
@@ -910,6 +925,13 @@ struct FastInfo {
     is_type: bool,
     /// Word index of the result id within the instruction (0: none).
     result_offset: usize,
+}
+
+/// The static operand layouts, by instruction index (the operands of an
+/// instruction read by a static layout are the first ones of its layout).
+pub(crate) fn static_layouts() -> &'static [&'static [ParsedOperand]] {
+    static LAYOUTS: std::sync::OnceLock<Vec<&'static [ParsedOperand]>> = std::sync::OnceLock::new();
+    LAYOUTS.get_or_init(|| fast_layouts().iter().map(|f| &f.layout[..]).collect())
 }
 
 fn fast_layouts() -> &'static [FastInfo] {

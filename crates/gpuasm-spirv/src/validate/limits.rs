@@ -56,7 +56,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     ];
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
-        let n = inst.operands.len();
+        let n = m.operands(i).len();
         match inst.opcode() {
             op::OpTypeStruct => {
                 // spirv-val compares against the limit cut to 16 bits.

@@ -3,14 +3,42 @@
 //! binary reader.
 
 use super::opcode_set::OpcodeSet;
-use crate::binary::{
-    BinaryError, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions, StoredInstruction,
-};
+use crate::binary::static_layouts;
+use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
+use crate::grammar::InstructionInfo;
 use crate::grammar::{op, Category, OperandKind};
 use rustc_hash::FxHashMap;
 
-/// One instruction, kept with the range of its operands.
-pub type Inst = StoredInstruction;
+/// One instruction: where it is, what it is, its result, and where its
+/// decoded operands are.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    /// Word offset in the module.
+    pub offset: usize,
+    pub word_count: usize,
+    pub info: &'static InstructionInfo,
+    /// `0` when there is none.
+    pub result_type: u32,
+    /// `0` when there is none.
+    pub result_id: u32,
+    /// For `OpExtInst`, the set its instruction number belongs to.
+    pub ext_set: Option<ExtSet>,
+    /// Where the operands are: the first `operands_len` of static layout
+    /// `operands_at & !STATIC` (most instructions: nothing is copied), or in
+    /// the module's own list from `operands_at`.
+    operands_at: u32,
+    operands_len: u32,
+}
+
+/// [`Inst::operands_at`] names a static layout.
+const STATIC: u32 = 1 << 31;
+
+impl Inst {
+    #[inline]
+    pub fn opcode(&self) -> u16 {
+        self.info.opcode
+    }
+}
 
 /// Result id → index of its defining instruction (the last one, if an id is
 /// defined twice). Looked up for nearly every operand by every pass, so ids
@@ -69,7 +97,9 @@ pub struct Module<'w> {
     pub words: &'w [u32],
     pub header: Header,
     pub insts: Vec<Inst>,
+    /// The operands of the instructions no static layout describes.
     operands: Vec<ParsedOperand>,
+    layouts: &'static [&'static [ParsedOperand]],
     /// Result id → index of its defining instruction.
     pub defs: Defs,
     /// The operands of every OpCapability (not the implied ones).
@@ -86,6 +116,9 @@ impl<'w> Module<'w> {
     pub fn read(words: &'w [u32]) -> Result<Module<'w>, BinaryError> {
         let mut parser = InstructionParser::new(words, ParserOptions::default())?;
         let header = *parser.header();
+        if words.len() >= STATIC as usize {
+            return Err(BinaryError::new(crate::binary::BinaryErrorKind::TooLarge { words: words.len() }, 0));
+        }
         // Sized up front: growing these by doubling costs copies and, at the
         // peak, room for both copies.
         let mut count = 0;
@@ -99,21 +132,43 @@ impl<'w> Module<'w> {
         let mut operands = Vec::with_capacity(words.len().saturating_sub(5 + count));
         let mut defs = Defs::new(header.bound, words.len());
         let mut present = Box::new(OpcodeSet::new(&[]));
-        while let Some(inst) = parser.next() {
-            let inst = inst?;
+        loop {
+            let inst = match parser.next() {
+                None => break,
+                Some(inst) => inst?,
+            };
             present.insert(inst.info.opcode);
-            let start = operands.len();
-            operands.extend_from_slice(inst.operands);
             if inst.result_id != 0 {
                 defs.insert(inst.result_id, insts.len());
             }
-            insts.push(Inst::new(&inst, start..operands.len()));
+            let mut kept = Inst {
+                offset: inst.offset,
+                word_count: inst.words.len(),
+                info: inst.info,
+                result_type: inst.result_type,
+                result_id: inst.result_id,
+                ext_set: inst.ext_set,
+                operands_at: 0,
+                operands_len: inst.operands.len() as u32,
+            };
+            // Fits: `words` is checked to be shorter than STATIC, and the
+            // operands no longer than the words.
+            kept.operands_at = match parser.last_operands() {
+                Ok(layout) => layout as u32 | STATIC,
+                Err(list) => {
+                    let start = operands.len() as u32;
+                    operands.extend_from_slice(list);
+                    start
+                }
+            };
+            insts.push(kept);
         }
         let mut m = Module {
             words,
             header,
             insts,
             operands,
+            layouts: static_layouts(),
             defs,
             declared_capabilities: Default::default(),
             capabilities: Default::default(),
@@ -144,19 +199,39 @@ impl<'w> Module<'w> {
 
     /// The reader's view of instruction `i` (for printing it).
     pub fn view(&self, i: usize) -> Instruction<'_> {
-        self.insts[i].view(self.words, &self.operands)
+        let inst = &self.insts[i];
+        Instruction {
+            words: &self.words[inst.offset..inst.offset + inst.word_count],
+            offset: inst.offset,
+            opcode: inst.info.opcode,
+            info: inst.info,
+            result_type: inst.result_type,
+            result_id: inst.result_id,
+            ext_set: inst.ext_set,
+            operands: self.operands(i),
+        }
     }
 
     #[inline]
     pub fn operands(&self, i: usize) -> &[ParsedOperand] {
-        &self.operands[self.insts[i].operands.clone()]
+        self.operands_of(&self.insts[i])
+    }
+
+    #[inline]
+    fn operands_of(&self, inst: &Inst) -> &[ParsedOperand] {
+        let (at, len) = (inst.operands_at as usize, inst.operands_len as usize);
+        if inst.operands_at & STATIC != 0 {
+            &self.layouts[at & !(STATIC as usize)][..len]
+        } else {
+            &self.operands[at..at + len]
+        }
     }
 
     /// The first word of operand `k` of instruction `i`.
     #[inline]
     pub fn word(&self, i: usize, k: usize) -> u32 {
         let inst = &self.insts[i];
-        let o = self.operands[inst.operands.clone()][k];
+        let o = self.operands_of(inst)[k];
         self.words[inst.offset + o.offset as usize]
     }
 
@@ -204,7 +279,7 @@ impl<'w> Module<'w> {
     /// How many operands (result type and result included) define `id`.
     #[inline]
     pub fn operands_len_of(&self, id: u32) -> usize {
-        self.defs.get(&id).map_or(0, |&i| self.insts[i].operands.len())
+        self.defs.get(&id).map_or(0, |&i| self.insts[i].operands_len as usize)
     }
 
     /// How many elements a vector, matrix, structure or array type (of
