@@ -57,7 +57,7 @@ pub(crate) fn declared_extensions<'m>(m: &'m Module) -> FxHashSet<&'m [u8]> {
             _ => break,
         };
         let o = m.operands(i)[k];
-        let start = m.insts[i].offset + o.offset as usize;
+        let start = m.insts[i].offset as usize + o.offset as usize;
         extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
     }
     extensions
@@ -371,7 +371,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
     {
         let non_semantic = (0..m.insts.len()).find(|&i| {
             m.insts[i].opcode() == op::OpExtInstImport
-                && literal_string_bytes(&m.words[m.insts[i].offset + 2..]).starts_with(b"NonSemantic.")
+                && literal_string_bytes(&m.words[m.insts[i].offset as usize + 2..]).starts_with(b"NonSemantic.")
         });
         if let Some(i) = non_semantic {
             r.error(
@@ -388,7 +388,9 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
             continue;
         }
         for (name, min) in EXTENSION_VERSIONS {
-            if d.module_version < *min && literal_string_bytes(&m.words[m.insts[i].offset + 1..]) == name.as_bytes() {
+            if d.module_version < *min
+                && literal_string_bytes(&m.words[m.insts[i].offset as usize + 1..]) == name.as_bytes()
+            {
                 r.error(
                     ErrorKind::Capability,
                     i,

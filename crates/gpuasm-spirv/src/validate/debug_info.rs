@@ -53,7 +53,7 @@ fn debug_name(m: &Module, id: u32) -> Option<&'static str> {
     if !matches!(set.import_name, OPENCL | SHADER) {
         return None;
     }
-    set.instruction(m.words[inst.offset + 4]).map(|i| i.name)
+    set.instruction(m.words[inst.offset as usize + 4]).map(|i| i.name)
 }
 
 /// The debug types (DebugTypeBasic to DebugTypeTemplate, and with
@@ -92,7 +92,7 @@ fn is_uint32_constant(m: &Module, id: u32) -> bool {
 /// The value of an integer OpConstant (its low word).
 fn constant(m: &Module, id: u32) -> Option<u32> {
     let c = m.def(id)?;
-    (c.opcode() == op::OpConstant && is_int_scalar_type(m, c.result_type)).then(|| m.words[c.offset + 3])
+    (c.opcode() == op::OpConstant && is_int_scalar_type(m, c.result_type)).then(|| m.words[c.offset as usize + 3])
 }
 
 struct Checker<'a, 'r, 'm, 'w> {
@@ -604,7 +604,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 if !matches!(set.import_name, OPENCL | SHADER) {
                     continue;
                 }
-                let words = &m.words[inst.offset..inst.offset + inst.word_count];
+                let words = &m.words[inst.offset as usize..inst.offset as usize + inst.word_count as usize];
                 let Some(ei) = words.get(4).and_then(|&n| set.instruction(n)) else { continue };
                 let shader = set.import_name == SHADER;
                 let mut c = Checker { m, r, i, set: set.import_name, name: ei.name, shader, words };

@@ -28,7 +28,7 @@ pub(super) fn decorations(m: &Module) -> FxHashMap<u32, Vec<Applied>> {
     let mut map: FxHashMap<u32, Vec<Applied>> = FxHashMap::default();
     let words = |i: usize, from: usize| -> Vec<u32> {
         let inst = &m.insts[i];
-        m.words[inst.offset + from..inst.offset + inst.word_count].to_vec()
+        m.words[inst.offset as usize + from..inst.offset as usize + inst.word_count as usize].to_vec()
     };
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];

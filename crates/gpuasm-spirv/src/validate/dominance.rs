@@ -210,9 +210,10 @@ enum Place {
     /// In the module's preamble, or a function's OpFunction/OpFunctionEnd.
     Elsewhere,
     /// A block label or a parameter of function `f`: usable in `f` only.
-    OutsideBlocks(usize),
-    /// Inside block `b` of function `f`.
-    Block(usize, usize),
+    OutsideBlocks(u32),
+    /// Inside block `b` of function `f` (u32: one per instruction of the
+    /// module, and modules are shorter than 2^31 words).
+    Block(u32, u32),
 }
 
 /// A function's control-flow graph: blocks by label, successors, immediate
@@ -331,13 +332,13 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     let mut place = vec![Place::Elsewhere; m.insts.len()];
     for (f, func) in functions.iter().enumerate() {
         for (b, (_, range)) in func.blocks.iter().enumerate() {
-            place[range.start] = Place::OutsideBlocks(f);
-            place[range.start + 1..range.end].fill(Place::Block(f, b));
+            place[range.start] = Place::OutsideBlocks(f as u32);
+            place[range.start + 1..range.end].fill(Place::Block(f as u32, b as u32));
         }
         let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start);
         for (at, i) in place[params.clone()].iter_mut().zip(params) {
             if m.insts[i].opcode() == op::OpFunctionParameter {
-                *at = Place::OutsideBlocks(f);
+                *at = Place::OutsideBlocks(f as u32);
             }
         }
     }
@@ -357,8 +358,9 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                     let Some(at) = m.def_index(id) else { continue };
                     let (df, db) = match place[at] {
                         Place::Elsewhere => continue,
-                        Place::OutsideBlocks(df) if df == f => continue,
+                        Place::OutsideBlocks(df) if df as usize == f => continue,
                         Place::OutsideBlocks(df) => {
+                            let df = df as usize;
                             let (name, user) = (r.id(id), r.id(m.insts[func.def].result_id));
                             let owner = r.id(m.insts[functions[df].def].result_id);
                             r.error(
@@ -370,7 +372,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             );
                             return;
                         }
-                        Place::Block(df, db) => (df, db),
+                        Place::Block(df, db) => (df as usize, db as usize),
                     };
                     if df != f {
                         let name = r.id(id);

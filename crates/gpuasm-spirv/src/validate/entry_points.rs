@@ -16,7 +16,7 @@ pub(crate) fn check_names(m: &Module, r: &mut Report) {
     let mut seen: FxHashSet<(u32, &[u8])> = FxHashSet::default();
     for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
         let name = m.operands(i)[2];
-        let start = m.insts[i].offset + name.offset as usize;
+        let start = m.insts[i].offset as usize + name.offset as usize;
         let name = literal_string_bytes(&m.words[start..start + name.num_words as usize]);
         if !seen.insert((m.word(i, 0), name)) {
             r.error(ErrorKind::EntryPoint, i, "2 Entry points cannot share the same name and ExecutionMode.");

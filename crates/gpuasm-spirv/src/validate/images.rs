@@ -137,7 +137,7 @@ pub(super) struct Context<'a, 'w> {
     /// (target, decoration) of every OpDecorate and group decoration.
     decorations: FxHashSet<(u32, u32)>,
     /// The OpLabel index of the block each instruction stands in.
-    block: Vec<usize>,
+    block: Vec<u32>,
     /// `--before-hlsl-legalization`: OpPhi may choose images and samplers,
     /// Offset may stand anywhere.
     pub before_hlsl: bool,
@@ -150,16 +150,17 @@ impl<'a, 'w> Context<'a, 'w> {
     fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValidatorOptions) -> Self {
         let mut decorations = FxHashSet::default();
         let mut groups: Vec<(u32, u32)> = Vec::new();
-        let mut block = vec![usize::MAX; m.insts.len()];
-        let mut label = usize::MAX;
+        let mut block = vec![u32::MAX; m.insts.len()];
+        let mut label = u32::MAX;
         for (i, inst) in m.insts.iter().enumerate() {
             match inst.opcode() {
                 op::OpDecorate | op::OpDecorateId | op::OpDecorateString => {
                     decorations.insert((m.word(i, 0), m.word(i, 1)));
                 }
                 op::OpGroupDecorate => groups.extend((1..m.operands(i).len()).map(|k| (m.word(i, 0), m.word(i, k)))),
-                op::OpLabel => label = i,
-                op::OpFunctionEnd => label = usize::MAX,
+                // Modules are shorter than 2^31 words (`Module::read`).
+                op::OpLabel => label = i as u32,
+                op::OpFunctionEnd => label = u32::MAX,
                 _ => {}
             }
             block[i] = label;

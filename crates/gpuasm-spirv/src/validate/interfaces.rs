@@ -147,7 +147,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             op::OpEntryPoint => {
                 let ops = m.operands(i);
                 let name_op = ops[2];
-                let start = inst.offset + name_op.offset as usize;
+                let start = inst.offset as usize + name_op.offset as usize;
                 let name = literal_string_bytes(&m.words[start..start + name_op.num_words as usize]);
                 entry_points.push(EntryPoint {
                     inst: i,

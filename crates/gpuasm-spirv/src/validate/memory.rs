@@ -898,7 +898,7 @@ impl Ctx<'_, '_> {
                 }
                 Some(op::OpConstant) => {
                     let d = m.def(size)?;
-                    let words = &m.words[d.offset + 3..d.offset + d.word_count];
+                    let words = &m.words[d.offset as usize + 3..d.offset as usize + d.word_count as usize];
                     if signed && words.last().is_some_and(|w| w & 0x8000_0000 != 0) {
                         let s = r.id(size);
                         return Some(format!("Size operand <id> {s} cannot have the sign bit set to 1."));

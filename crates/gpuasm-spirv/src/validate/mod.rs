@@ -218,7 +218,7 @@ impl<'m, 'w> Report<'m, 'w> {
         let text = dis::instruction_text(&self.module.view(inst), self.names());
         self.errors.push(ValidationError {
             kind,
-            word_offset: self.module.insts[inst].offset,
+            word_offset: self.module.insts[inst].offset as usize,
             message: message.into(),
             instruction: Some(text),
         });

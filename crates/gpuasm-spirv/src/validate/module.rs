@@ -13,9 +13,9 @@ use rustc_hash::FxHashMap;
 /// decoded operands are.
 #[derive(Clone, Debug)]
 pub struct Inst {
-    /// Word offset in the module.
-    pub offset: usize,
-    pub word_count: usize,
+    /// Word offset in the module (modules are shorter than 2^31 words).
+    pub offset: u32,
+    pub word_count: u16,
     pub info: &'static InstructionInfo,
     /// `0` when there is none.
     pub result_type: u32,
@@ -142,8 +142,8 @@ impl<'w> Module<'w> {
                 defs.insert(inst.result_id, insts.len());
             }
             let mut kept = Inst {
-                offset: inst.offset,
-                word_count: inst.words.len(),
+                offset: inst.offset as u32,
+                word_count: inst.words.len() as u16,
                 info: inst.info,
                 result_type: inst.result_type,
                 result_id: inst.result_id,
@@ -201,8 +201,8 @@ impl<'w> Module<'w> {
     pub fn view(&self, i: usize) -> Instruction<'_> {
         let inst = &self.insts[i];
         Instruction {
-            words: &self.words[inst.offset..inst.offset + inst.word_count],
-            offset: inst.offset,
+            words: &self.words[inst.offset as usize..inst.offset as usize + inst.word_count as usize],
+            offset: inst.offset as usize,
             opcode: inst.info.opcode,
             info: inst.info,
             result_type: inst.result_type,
@@ -232,13 +232,13 @@ impl<'w> Module<'w> {
     pub fn word(&self, i: usize, k: usize) -> u32 {
         let inst = &self.insts[i];
         let o = self.operands_of(inst)[k];
-        self.words[inst.offset + o.offset as usize]
+        self.words[inst.offset as usize + o.offset as usize]
     }
 
     /// Every id operand (not the result) of instruction `i`: (operand index, id).
     #[inline]
     pub fn id_operands(&self, i: usize) -> impl Iterator<Item = (usize, u32)> + '_ {
-        let base = self.insts[i].offset;
+        let base = self.insts[i].offset as usize;
         self.operands(i)
             .iter()
             .enumerate()
@@ -315,7 +315,7 @@ impl<'w> Module<'w> {
     #[inline]
     pub fn def_word(&self, id: u32, k: usize) -> Option<u32> {
         let d = self.def(id)?;
-        (k < d.word_count).then(|| self.words[d.offset + k])
+        (k < d.word_count as usize).then(|| self.words[d.offset as usize + k])
     }
 }
 
@@ -354,4 +354,13 @@ pub(crate) fn is_constant(opcode: u16) -> bool {
             | op::OpConstantCompositeReplicateEXT
             | op::OpSpecConstantCompositeReplicateEXT
     )
+}
+
+#[cfg(test)]
+mod tests {
+    /// One per instruction: its size is most of the validator's memory.
+    #[test]
+    fn an_instruction_stays_small() {
+        assert!(std::mem::size_of::<super::Inst>() <= 48, "{}", std::mem::size_of::<super::Inst>());
+    }
 }

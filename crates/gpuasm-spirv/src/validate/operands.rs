@@ -996,7 +996,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let psb_bitcasts = m.header.version_parts() >= (1, 5)
         || (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpExtension).any(|i| {
             let o = m.operands(i)[0];
-            let start = m.insts[i].offset + o.offset as usize;
+            let start = m.insts[i].offset as usize + o.offset as usize;
             crate::binary::literal_string_bytes(&m.words[start..start + o.num_words as usize])
                 == b"SPV_KHR_physical_storage_buffer"
         });

@@ -251,7 +251,7 @@ fn read_problem(m: &Module, i: usize) -> Option<&'static str> {
     if inst.word_count <= 5 {
         return None;
     }
-    let word = |k: usize| m.words[inst.offset + k];
+    let word = |k: usize| m.words[inst.offset as usize + k];
     let mask = word(5);
     if mask & to::OutOfBoundsValueARM != 0 {
         if inst.word_count < 7 {
@@ -295,7 +295,7 @@ fn write_problem(m: &Module, i: usize) -> Option<&'static str> {
     if inst.word_count <= 5 {
         return None;
     }
-    let mask = m.words[inst.offset + 4];
+    let mask = m.words[inst.offset as usize + 4];
     if mask & to::OutOfBoundsValueARM != 0 {
         return Some("OutOfBoundsValue Tensor Operand not allowed with OpTensorWriteARM.");
     }

@@ -149,7 +149,7 @@ fn problem(m: &Module, cx: &mut Ctx, r: &mut Report, i: usize) -> Option<String>
         let ops = m.operands(i);
         let mut key = vec![u32::from(opcode)];
         for o in ops.iter().filter(|o| o.kind != OperandKind::IdResult) {
-            let start = inst.offset + o.offset as usize;
+            let start = inst.offset as usize + o.offset as usize;
             key.extend_from_slice(&m.words[start..start + o.num_words as usize]);
         }
         if !cx.seen.insert(key) {
