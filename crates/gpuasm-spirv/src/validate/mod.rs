@@ -307,6 +307,11 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| cfg::check(module, r),
         &|r| limits::check(module, limits, r),
     ];
+    // The longest passes on large modules, started first when threads share
+    // the passes out (the order of their results does not change).
+    let memory: schedule::Pass = &|r| memory::check(module, options, vulkan, r);
+    let operands: schedule::Pass = &|r| operands::check(module, options.target_env, r);
+    let dominance: schedule::Pass = &|r| dominance::check(module, limits, r);
     // These only read the module; spirv-val reports the first that fails.
     let independent: &[schedule::Pass] = &[
         &|r| entry_points::check_names(module, r),
@@ -321,10 +326,10 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         &|r| debug_info::check(module, r),
         &|r| graph::check(module, r),
         &|r| images::check(module, options.target_env, r),
-        &|r| memory::check(module, options, vulkan, r),
+        memory,
         &|r| raw_access_chains::check(module, r),
         &|r| call_pointers::check(module, options, r),
-        &|r| operands::check(module, options.target_env, r),
+        operands,
         &|r| atomics::check(module, options.target_env, r),
         &|r| scopes::check(module, options.target_env, r),
         &|r| stage_ops::check(module, options.target_env, r),
@@ -353,7 +358,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
                 entry_points::check_recursion(module, r)
             }
         },
-        &|r| dominance::check(module, limits, r),
+        dominance,
         // spirv-val lays blocks out after its per-instruction passes.
         &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
         &|r| layout_classes::check(module, vulkan, r),
@@ -368,5 +373,5 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         },
     ];
     let new_report = || Report { module, options, errors: Vec::new(), limit, names: None };
-    schedule::run(&new_report, ordered, independent, schedule::threads())
+    schedule::run(&new_report, ordered, independent, &[dominance, operands, memory], schedule::threads())
 }

@@ -37,25 +37,34 @@ enum Outcome {
     Panicked(Box<dyn std::any::Any + Send>),
 }
 
-/// Runs `ordered` one by one, then `independent` on up to `threads` threads,
-/// and returns the errors of the first failing pass.
+/// Runs `ordered` one by one, then `independent` on up to `threads` threads
+/// (those of `long_first`, passes of `independent` that take longest, are
+/// started first so that no long pass is left for the end), and returns the
+/// errors of the first failing pass.
 pub(crate) fn run<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     ordered: &[Pass],
     independent: &[Pass],
+    long_first: &[Pass],
     threads: usize,
 ) -> Result<(), Vec<ValidationError>> {
     let threads = threads.min(independent.len()).max(1);
     if EVERY_PASS || threads == 1 || new_report().module.insts.len() < PARALLEL_FROM {
         return run_in_order(new_report, ordered, independent);
     }
+    let long: Vec<usize> = long_first
+        .iter()
+        .filter_map(|l| independent.iter().position(|p| std::ptr::addr_eq(*p as *const _, *l as *const _)))
+        .collect();
+    let start_order: Vec<usize> =
+        long.iter().copied().chain((0..independent.len()).filter(|k| !long.contains(k))).collect();
     let next = AtomicUsize::new(0);
     let first_failed = AtomicUsize::new(usize::MAX);
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..independent.len()).map(|_| None).collect());
     let worker = || loop {
-        let k = next.fetch_add(1, Ordering::Relaxed);
-        if k >= independent.len() || k > first_failed.load(Ordering::Acquire) {
-            return;
+        let Some(&k) = start_order.get(next.fetch_add(1, Ordering::Relaxed)) else { return };
+        if k > first_failed.load(Ordering::Acquire) {
+            continue;
         }
         let mut report = new_report();
         let outcome = match panic::catch_unwind(AssertUnwindSafe(|| independent[k](&mut report))) {
@@ -206,15 +215,18 @@ mod tests {
         let (ok, late) = (|_: &mut Report| {}, fail("later"));
         let panics = |_: &mut Report| panic!("a pass after a failing one");
         for threads in [1, 2, 4] {
-            let first = run(&new_report, &[&ok], &[&ok, &slow, &late, &panics], threads).unwrap_err();
-            assert_eq!(first[0].message, "slow and first", "{threads} threads");
-            assert!(run(&new_report, &[&ok], &[&ok, &ok, &ok], threads).is_ok());
-            let ordered = run(&new_report, &[&fail("ordered")], &[&late], threads).unwrap_err();
+            let (late, panics): (Pass, Pass) = (&late, &panics);
+            for long_first in [&[][..], &[late, panics]] {
+                let first = run(&new_report, &[&ok], &[&ok, &slow, late, panics], long_first, threads).unwrap_err();
+                assert_eq!(first[0].message, "slow and first", "{threads} threads");
+            }
+            assert!(run(&new_report, &[&ok], &[&ok, &ok, &ok], &[], threads).is_ok());
+            let ordered = run(&new_report, &[&fail("ordered")], &[late], &[], threads).unwrap_err();
             assert_eq!(ordered[0].message, "ordered");
         }
-        let alone = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&ok], &[&ok, &panics], 2)));
+        let alone = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&ok], &[&ok, &panics], &[], 2)));
         assert!(alone.is_err(), "a panic no earlier failure explains is a bug, and shows");
-        let in_ordered = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&panics], &[&ok], 2)));
+        let in_ordered = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&panics], &[&ok], &[], 2)));
         assert!(in_ordered.is_err(), "and does not leave a thread waiting");
     }
 }
