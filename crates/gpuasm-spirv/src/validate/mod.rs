@@ -298,7 +298,7 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    // These check the structure every later pass walks, in order.
+    // These check the structure every later pass walks.
     let ordered: &[schedule::Pass] = &[
         &|r| limits::check_bound(module, limits, r),
         &|r| layout::check(module, r),
