@@ -1000,6 +1000,9 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             crate::binary::literal_string_bytes(&m.words[start..start + o.num_words as usize])
                 == b"SPV_KHR_physical_storage_buffer"
         });
+    // Logical addressing without variable pointers: no pointer is returned.
+    let logical_returns = m.addressing_model() == Some(crate::grammar::addressing_model::Logical)
+        && !caps.contains(&crate::grammar::capability::VariablePointersStorageBuffer);
     let mut return_type = 0;
     let mut fn_type = 0;
     let mut fn_id = 0;
@@ -1066,13 +1069,8 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             }
             op::OpReturnValue => {
                 let value = m.word(i, 0);
-                if m.def(value).is_some() && m.type_of(value) != return_type {
-                    let v = r.id(value);
-                    r.error(
-                        ErrorKind::OperandType,
-                        i,
-                        format!("OpReturnValue Value <id> {v}s type does not match OpFunction's return type."),
-                    );
+                if let Some(message) = return_value_problem(m, r, value, return_type, logical_returns) {
+                    r.error(ErrorKind::OperandType, i, message);
                 }
             }
             _ => {
@@ -1089,6 +1087,36 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             return;
         }
     }
+}
+
+/// OpReturnValue's value, in spirv-val's order (`ValidateReturnValue`): a
+/// value, of a type that is not void, not a pointer under Logical
+/// addressing without variable pointers (unless relaxed), of the
+/// function's return type.
+fn return_value_problem(m: &Module, r: &mut Report, value: u32, return_type: u32, logical: bool) -> Option<String> {
+    m.def(value)?;
+    let ty = m.type_of(value);
+    if ty == 0 {
+        let v = r.id(value);
+        return Some(format!("OpReturnValue Value <id> {v} does not represent a value."));
+    }
+    match m.def_opcode(ty) {
+        None | Some(op::OpTypeVoid) => {
+            let t = r.id(ty);
+            return Some(format!("OpReturnValue value's type <id> {t} is missing or void."));
+        }
+        Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR) if logical && !r.options.relax_logical_pointer => {
+            let t = r.id(ty);
+            return Some(format!(
+                "OpReturnValue value's type <id> {t} is a pointer, which is invalid in the Logical addressing model."
+            ));
+        }
+        _ => {}
+    }
+    (ty != return_type).then(|| {
+        let v = r.id(value);
+        format!("OpReturnValue Value <id> {v}s type does not match OpFunction's return type.")
+    })
 }
 
 /// The result of OpRayQueryGetIntersectionObjectToWorldKHR and
