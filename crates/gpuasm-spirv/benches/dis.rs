@@ -7,7 +7,10 @@
 //! measures every module shape.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
+mod common;
+
+use common::walk;
+use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble_to, Options};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use std::path::PathBuf;
@@ -30,15 +33,6 @@ fn bench_module() -> (String, Vec<u32>) {
     };
     let bytes = std::fs::read(&path).unwrap();
     (path.display().to_string(), words_from_bytes(&bytes).unwrap().0)
-}
-
-fn walk(words: &[u32]) -> usize {
-    let mut parser = InstructionParser::new(words, ParserOptions::default()).unwrap();
-    let mut operands = 0;
-    while let Some(inst) = parser.next() {
-        operands += inst.unwrap().operands.len();
-    }
-    operands
 }
 
 fn benches(c: &mut Criterion) {

@@ -12,7 +12,10 @@
 //! on every shape.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
+mod common;
+
+use common::walk;
+use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble_to, Options};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use gpuasm_spirv::validate::{validate, ValidatorOptions};
@@ -55,15 +58,6 @@ fn load_shapes() -> Vec<Shape> {
         shapes.push(Shape { name, words, text });
     }
     shapes
-}
-
-fn walk(words: &[u32]) -> usize {
-    let mut parser = InstructionParser::new(words, ParserOptions::default()).unwrap();
-    let mut operands = 0;
-    while let Some(inst) = parser.next() {
-        operands += inst.unwrap().operands.len();
-    }
-    operands
 }
 
 fn benches(c: &mut Criterion) {

@@ -559,15 +559,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
 /// The execution models of the entry points whose call trees reach each
 /// function, sorted.
 fn function_models(m: &Module) -> FxHashMap<u32, Vec<u32>> {
-    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    let mut current = 0;
-    for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
-            op::OpFunction => current = m.insts[i].result_id,
-            op::OpFunctionCall => calls.entry(current).or_default().push(m.word(i, 2)),
-            _ => {}
-        }
-    }
+    let calls = super::module::callees(m);
     let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
         let model = m.word(i, 0);

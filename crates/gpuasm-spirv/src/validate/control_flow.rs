@@ -129,15 +129,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
     if maximal.is_empty() {
         return;
     }
-    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    let mut function = 0;
-    for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
-            op::OpFunction => function = m.insts[i].result_id,
-            op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
-            _ => {}
-        }
-    }
+    let calls = super::module::callees(m);
     let reached: FxHashSet<u32> = entry_points_reaching(&maximal, &calls).into_keys().collect();
     // Each function's blocks: (label instruction, terminator).
     let mut blocks: Vec<(u32, usize, usize)> = Vec::new();

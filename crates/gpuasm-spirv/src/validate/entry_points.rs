@@ -28,15 +28,7 @@ pub(crate) fn check_names(m: &Module, r: &mut Report) {
 /// Vulkan: an entry point reaching a function that calls itself, directly
 /// or not, is an error (reported at the entry point's OpFunction).
 pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
-    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    let mut function = 0;
-    for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
-            op::OpFunction => function = m.insts[i].result_id,
-            op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
-            _ => {}
-        }
-    }
+    let calls = super::module::callees(m);
     // Peel functions whose callees are all peeled: what remains reaches a
     // cycle.
     let mut pending: FxHashMap<u32, usize> = calls.iter().map(|(&f, c)| (f, c.len())).collect();

@@ -319,6 +319,21 @@ impl<'w> Module<'w> {
     }
 }
 
+/// Each function's callees, in call order (calls outside a function are
+/// filed under 0).
+pub(crate) fn callees(m: &Module) -> FxHashMap<u32, Vec<u32>> {
+    let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut function = 0;
+    for i in 0..m.insts.len() {
+        match m.insts[i].opcode() {
+            op::OpFunction => function = m.insts[i].result_id,
+            op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
+            _ => {}
+        }
+    }
+    calls
+}
+
 /// For each function, the entry points (among `entries`) whose call tree
 /// reaches it, given each function's callees.
 pub(crate) fn entry_points_reaching(entries: &[u32], calls: &FxHashMap<u32, Vec<u32>>) -> FxHashMap<u32, Vec<u32>> {
