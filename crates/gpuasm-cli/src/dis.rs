@@ -58,6 +58,7 @@ pub struct DisArgs {
 }
 
 pub fn run(args: DisArgs) -> Result<ExitCode> {
+    crate::alloc::use_huge_pages();
     let (bytes, name) = read_input(args.input.as_deref())?;
     let output = Output::from_arg(args.output.as_deref(), None);
     let loaded = if is_binary(&bytes) { words_from_bytes(&bytes) } else { words_from_hex_text(&bytes) };

@@ -3,6 +3,7 @@
 
 #[macro_use]
 mod io;
+mod alloc;
 mod asm;
 mod dis;
 mod mali;
@@ -11,6 +12,9 @@ mod val_dir;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Allocator = alloc::Allocator;
 
 /// GPU shader assembly tools.
 #[derive(Parser)]

@@ -161,6 +161,10 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
         return crate::val_dir::run(dir, &options);
     }
+    // One module: large tables read from several threads. (A directory's
+    // files are validated on all cores at once, each on one thread, with
+    // small tables: one shared heap would be contended.)
+    crate::alloc::use_huge_pages();
     let (bytes, name) = read_input(args.input.as_deref())?;
     let words = match words_from_bytes(&bytes) {
         Ok((w, _)) => w,
