@@ -16,6 +16,7 @@
 pub mod binary;
 pub mod dis;
 pub mod grammar;
+pub mod module;
 mod name_map;
 pub mod target_env;
 pub mod text;

@@ -8,9 +8,9 @@
 //! `types::check_decoration_target`; this stage calls it in spirv-val's order
 //! so that the first error printed is the one spirv-val prints.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{built_in, capability, decoration as d, fp_fast_math_mode as fm, op, OperandKind};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// Decorations that take `<id>` operands (SPIR-V 2.16: they need
@@ -75,7 +75,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     // registers decorations as it goes.
     let mut seen: FxHashSet<(u32, u32)> = FxHashSet::default();
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpDecorate => {
                 let message = decorate_problem(m, r, i, vulkan, shader, &seen);
                 seen.insert((m.word(i, 0), m.word(i, 1)));
@@ -235,7 +235,7 @@ fn decorate_problem(
         return None;
     }
     let variable = matches!(target_op, op::OpVariable | op::OpUntypedVariableKHR);
-    let constant = super::module::is_constant(target_op);
+    let constant = crate::module::is_constant(target_op);
     if !variable && !constant {
         return Some("BuiltIns can only target variables, structure members or constants".into());
     }

@@ -3,10 +3,10 @@
 //! vector and matrix products, and the fused multiply-add of SPV_KHR_fma, in
 //! spirv-val's words and order (validate_arithmetics.cpp).
 
-use super::module::Module;
 use super::operands::shape;
 use super::Report;
 use crate::grammar::{capability, fp_encoding, op};
+use crate::module::Module;
 
 /// (rows, columns, column type, component type) of a matrix type.
 fn matrix(m: &Module, ty: u32) -> Option<(u32, u32, u32, u32)> {

@@ -6,10 +6,10 @@
 //! scope and semantics, and the Value and Comparator types.
 
 use super::memory_semantics;
-use super::module::Module;
 use super::scopes;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, op, storage_class as sc, OperandKind};
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 
@@ -230,7 +230,7 @@ impl Checker<'_, '_> {
     /// Storage classes in shaders, and the float atomics' capabilities.
     fn shader_rules(&self, i: usize, class: u32, rt: u32) -> Option<String> {
         let m = self.m;
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let name = &m.insts[i].info.name[2..];
         let has = |c: u32| self.caps.contains(&c);
         if matches!(self.env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14) {
@@ -264,7 +264,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let vulkan_env = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let checker = Checker { m, env, caps, semantics: memory_semantics::Context { m, vulkan_env, caps } };
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let Some(&(_, returns)) = ATOMICS.iter().find(|a| a.0 == opcode) else { continue };
         if let Some(message) = checker.problem(i, returns) {
             r.error(ErrorKind::OperandType, i, message);

@@ -5,9 +5,9 @@
 //! (VUID-RuntimeSpirv-None-10824), in spirv-val's words and order
 //! (validate_bitwise.cpp).
 
-use super::module::Module;
 use super::operands::shape;
 use crate::grammar::op;
+use crate::module::Module;
 
 /// Value operand `k` of the instruction: its type, or 0.
 fn operand_type(m: &Module, i: usize, k: usize) -> u32 {

@@ -9,9 +9,9 @@
 //! relaxed from Vulkan 1.1 on (vectors aligned to their components, not
 //! straddling 16 bytes), computed as spirv-val computes them.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{decoration, op, storage_class};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Decorations by target: whole-id ones, and (member, decoration, first
@@ -26,7 +26,7 @@ impl Decorations {
     pub fn read(m: &Module) -> Self {
         let mut d = Decorations::default();
         for i in 0..m.insts.len() {
-            match m.insts[i].opcode() {
+            match m.opcode(i) {
                 op::OpDecorate => {
                     let param = (m.operands(i).len() > 2).then(|| m.word(i, 2));
                     d.on_id.entry(m.word(i, 0)).or_default().push((m.word(i, 1), param));
@@ -86,7 +86,7 @@ impl Decorations {
 fn members(m: &Module, id: u32) -> Vec<u32> {
     match m.def(id) {
         Some(s) if s.opcode() == op::OpTypeStruct => {
-            let i = m.defs[&id];
+            let i = m.defs.at(id);
             (1..m.operands(i).len()).map(|k| m.word(i, k)).collect()
         }
         _ => Vec::new(),
@@ -253,7 +253,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         };
         r.error(
             ErrorKind::Decoration,
-            m.defs[&id],
+            m.defs.at(id),
             format!("Structure id {id} decorated as {deco} must be explicitly laid out with {missing} decorations."),
         );
         return;
@@ -282,7 +282,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
                     let vuid = if vulkan { "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680] " } else { "" };
                     r.error(
                         ErrorKind::Decoration,
-                        m.defs[&id],
+                        m.defs.at(id),
                         format!(
                             "{vuid}Structure id {id} has a runtime array at offset {offset}, but other members at \
                              larger offsets"
@@ -304,7 +304,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
             );
             r.error(
                 ErrorKind::Decoration,
-                m.defs[&id],
+                m.defs.at(id),
                 format!(
                     "Structure id {id} decorated as {deco} for variable in {class_name} storage class must follow {rules}: member {member} {what}"
                 ),
@@ -344,7 +344,7 @@ fn class_name(class: u32) -> &'static str {
 fn untyped_access<'a>(m: &Module, d: &Decorations, i: usize) -> Option<(usize, u32, &'a str, &'a str, bool)> {
     let untyped_type_of =
         |id: u32| Some(m.type_of(id)).filter(|&t| m.def_opcode(t) == Some(op::OpTypeUntypedPointerKHR));
-    let (ptr_type, mut data) = match m.insts[i].opcode() {
+    let (ptr_type, mut data) = match m.opcode(i) {
         op::OpUntypedAccessChainKHR
         | op::OpUntypedInBoundsAccessChainKHR
         | op::OpUntypedPtrAccessChainKHR

@@ -15,11 +15,11 @@
 //! Not covered: the storage-class-per-stage rules of ClipDistance,
 //! CullDistance and TessLevel*.
 
-use super::module::{is_constant, Module};
 use super::{ErrorKind, Report};
 use crate::grammar::{
     built_in as bi, capability, decoration, execution_model as em, op, storage_class as sc, OperandKind,
 };
+use crate::module::{is_constant, Module};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The value shape a built-in needs.
@@ -466,7 +466,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     // whole id before its members.
     let mut decorated: Vec<(u32, Option<u32>, u32)> = Vec::new();
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpDecorate if m.operands(i).len() > 2 && m.word(i, 1) == decoration::BuiltIn => {
                 decorated.push((m.word(i, 0), None, m.word(i, 2)));
             }
@@ -483,7 +483,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let mut eps = super::mesh_builtins::EntryPoints::read(m);
     let mut pending: FxHashMap<u32, Vec<Pending>> = FxHashMap::default();
     for &(target, member, built_in) in &decorated {
-        let Some(&at) = m.defs.get(&target) else { continue };
+        let Some(at) = m.def_index(target) else { continue };
         if vulkan && built_in == bi::VertexId {
             r.error(ErrorKind::BuiltIn, at, "Vulkan spec doesn't allow BuiltIn VertexId to be used.");
             return;
@@ -559,9 +559,9 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
 /// The execution models of the entry points whose call trees reach each
 /// function, sorted.
 fn function_models(m: &Module) -> FxHashMap<u32, Vec<u32>> {
-    let calls = super::module::callees(m);
+    let calls = crate::module::callees(m);
     let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let model = m.word(i, 0);
         let mut stack = vec![m.word(i, 1)];
         let mut seen: Vec<u32> = Vec::new();
@@ -615,7 +615,7 @@ fn definition_desc(m: &Module, d: Decorated) -> String {
 
 /// The storage class an instruction names, if it names one.
 fn storage_class_of(m: &Module, at: usize) -> Option<u32> {
-    match m.insts[at].opcode() {
+    match m.opcode(at) {
         op::OpTypePointer | op::OpTypeUntypedPointerKHR | op::OpTypeForwardPointer => Some(m.word(at, 1)),
         op::OpVariable => Some(m.word(at, 2)),
         op::OpUntypedVariableKHR | op::OpGenericCastToPtrExplicit => Some(m.word(at, 3)),
@@ -709,12 +709,11 @@ fn workgroup_size_error(m: &Module, d: Decorated, vulkan: bool) -> Option<String
                 ));
             }
             // A static size must suit every entry point's derivative group.
-            for e in (0..m.insts.len()).filter(|&e| m.insts[e].opcode() == op::OpEntryPoint) {
+            for e in (0..m.insts.len()).filter(|&e| m.opcode(e) == op::OpEntryPoint) {
                 let function = m.word(e, 1);
                 let modes = (0..m.insts.len())
                     .filter(|&x| {
-                        matches!(m.insts[x].opcode(), op::OpExecutionMode | op::OpExecutionModeId)
-                            && m.word(x, 0) == function
+                        matches!(m.opcode(x), op::OpExecutionMode | op::OpExecutionModeId) && m.word(x, 0) == function
                     })
                     .map(|x| m.word(x, 1))
                     .collect();

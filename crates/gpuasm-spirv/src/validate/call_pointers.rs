@@ -7,9 +7,9 @@
 //! rules). Pointers into PhysicalStorageBuffer are exempt, and
 //! `--relax-logical-pointer` turns the rules off.
 
-use super::module::Module;
 use super::{ErrorKind, Report, ValidatorOptions};
 use crate::grammar::{addressing_model, capability, op, storage_class as sc};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// Storage classes any pointer argument may have.
@@ -34,7 +34,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
     }
     let caps = super::capabilities::with_implied(m);
     for i in 0..m.insts.len() {
-        if m.insts[i].opcode() != op::OpFunctionCall {
+        if m.opcode(i) != op::OpFunctionCall {
             continue;
         }
         if let Some(message) = call_problem(m, caps, r, i) {

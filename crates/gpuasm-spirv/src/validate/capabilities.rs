@@ -3,10 +3,11 @@
 //! implicitly declares), an extension, or the target's SPIR-V version;
 //! numeric types of unusual widths need their capability.
 
-use super::module::Module;
 use super::{ErrorKind, Report, ValidatorOptions};
 use crate::binary::literal_string_bytes;
 use crate::grammar::{built_in, capability, decoration, group_operation, op, Category, OperandKind, Version};
+use crate::module::capabilities::declare;
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 
@@ -50,7 +51,7 @@ pub(crate) fn declared_extensions<'m>(m: &'m Module) -> FxHashSet<&'m [u8]> {
     for i in 0..m.insts.len() {
         // OpConditionalExtensionINTEL (SPV_INTEL_function_variants) declares
         // its extension too.
-        let k = match m.insts[i].opcode() {
+        let k = match m.opcode(i) {
             op::OpCapability | op::OpConditionalCapabilityINTEL => continue,
             op::OpExtension => 0,
             op::OpConditionalExtensionINTEL => 1,
@@ -68,32 +69,10 @@ pub(crate) fn with_implied<'m>(m: &'m Module) -> &'m FxHashSet<u32> {
     &m.capabilities
 }
 
-/// The declared capabilities and every one they imply (computed once, as
-/// the module is read: most passes ask).
-pub(crate) fn implied_by(declared: &FxHashSet<u32>) -> FxHashSet<u32> {
-    let mut caps = FxHashSet::default();
-    for &c in declared {
-        declare(&mut caps, c);
-    }
-    caps
-}
-
-fn declare(caps: &mut FxHashSet<u32>, cap: u32) {
-    if !caps.insert(cap) {
-        return;
-    }
-    // A capability implicitly declares the ones it depends on.
-    if let Some(e) = OperandKind::Capability.enumerant(cap) {
-        for &c in e.capabilities {
-            declare(caps, c);
-        }
-    }
-}
-
 fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
     let mut capabilities = FxHashSet::default();
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpCapability => declare(&mut capabilities, m.word(i, 0)),
             op::OpConditionalCapabilityINTEL => declare(&mut capabilities, m.word(i, 1)),
             op::OpExtension | op::OpConditionalExtensionINTEL => {}
@@ -191,7 +170,7 @@ fn operand_extensions(d: &Declared, kind: OperandKind, v: u32) -> &'static [&'st
 fn check_operand(m: &Module, d: &Declared, r: &mut Report, i: usize, k: usize, kind: OperandKind, v: u32) -> bool {
     let name = &m.insts[i].info.name[2..];
     // A declared capability enables itself and what it depends on.
-    let declaring = m.insts[i].opcode() == op::OpCapability;
+    let declaring = m.opcode(i) == op::OpCapability;
     if let Some(caps) = operand_needs(d, kind, v).filter(|_| !declaring) {
         if !d.has_any_capability(&caps) {
             r.error(
@@ -370,7 +349,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
         && !declared_extensions(m).contains(&b"SPV_KHR_non_semantic_info"[..])
     {
         let non_semantic = (0..m.insts.len()).find(|&i| {
-            m.insts[i].opcode() == op::OpExtInstImport
+            m.opcode(i) == op::OpExtInstImport
                 && literal_string_bytes(&m.words[m.insts[i].offset as usize + 2..]).starts_with(b"NonSemantic.")
         });
         if let Some(i) = non_semantic {
@@ -384,7 +363,7 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
         }
     }
     for i in 0..m.insts.len() {
-        if m.insts[i].opcode() != op::OpExtension {
+        if m.opcode(i) != op::OpExtension {
             continue;
         }
         for (name, min) in EXTENSION_VERSIONS {

@@ -2,9 +2,9 @@
 //! OpFunctionEnd in their places; branch targets are labels; returns match
 //! the function's return type; declarations before definitions.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
+use crate::module::Module;
 
 /// Termination instructions (spec 2.2.4, "Termination Instruction").
 pub(super) const TERMINATORS: &[u16] = &[
@@ -22,7 +22,8 @@ pub(super) const TERMINATORS: &[u16] = &[
 ];
 
 /// [`TERMINATORS`], tested for every instruction.
-pub(super) static TERMINATOR_SET: super::opcode_set::OpcodeSet = super::opcode_set::OpcodeSet::new(TERMINATORS);
+pub(super) static TERMINATOR_SET: crate::module::opcode_set::OpcodeSet =
+    crate::module::opcode_set::OpcodeSet::new(TERMINATORS);
 
 #[derive(PartialEq, Eq, Clone, Copy)]
 enum State {
@@ -209,7 +210,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
 fn merge_instructions(m: &Module, r: &mut Report) {
     let mut merge_blocks = rustc_hash::FxHashSet::default();
     for i in 0..m.insts.len() {
-        let opc = m.insts[i].opcode();
+        let opc = m.opcode(i);
         let next = m.insts.get(i + 1).map(|n| n.opcode());
         let misplaced = match opc {
             op::OpSelectionMerge => (!matches!(next, Some(op::OpBranchConditional | op::OpSwitch)))

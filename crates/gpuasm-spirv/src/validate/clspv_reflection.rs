@@ -4,10 +4,10 @@
 //! operands are 32-bit unsigned OpConstants, OpStrings, or references to
 //! the set's Kernel and ArgumentInfo instructions.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::op;
+use crate::module::Module;
 
 const PREFIX: &str = "NonSemantic.ClspvReflection.";
 
@@ -184,7 +184,7 @@ fn reference(m: &Module, i: usize, id: u32, want: Want) -> Result<(), String> {
         _ => "ArgInfo must be an ArgumentInfo extended instruction",
     };
     let Some(d) = m.def_index(id) else { return Err(wrong_kind.into()) };
-    if !matches!(m.insts[d].opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
+    if !matches!(m.opcode(d), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
         return Err(wrong_kind.into());
     }
     if m.word(d, 2) != m.word(i, 2) {
@@ -204,8 +204,8 @@ fn kernel(m: &Module, i: usize, version: u32) -> Result<(), String> {
         return Err("Kernel does not reference a function".into());
     }
     let entries: Vec<usize> = (0..m.insts.len())
-        .take_while(|&e| m.insts[e].opcode() != op::OpFunction)
-        .filter(|&e| m.insts[e].opcode() == op::OpEntryPoint && m.word(e, 1) == function)
+        .take_while(|&e| m.opcode(e) != op::OpFunction)
+        .filter(|&e| m.opcode(e) == op::OpEntryPoint && m.word(e, 1) == function)
         .collect();
     if entries.is_empty() {
         return Err("Kernel does not reference an entry-point".into());
@@ -214,7 +214,7 @@ fn kernel(m: &Module, i: usize, version: u32) -> Result<(), String> {
         return Err("Kernel must refer only to GLCompute entry-points".into());
     }
     let name = m.word(i, 5);
-    let Some(s) = m.def_index(name).filter(|&s| m.insts[s].opcode() == op::OpString) else {
+    let Some(s) = m.def_index(name).filter(|&s| m.opcode(s) == op::OpString) else {
         return Err("Name must be an OpString".into());
     };
     let name = m.view(s).string(1);

@@ -4,9 +4,9 @@
 //! insertion without an index
 //! (validate_composites.cpp).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
+use crate::module::Module;
 
 /// (rows, columns, component type) of a matrix type.
 fn matrix(m: &Module, ty: u32) -> Option<(u32, u32, u32)> {

@@ -5,9 +5,9 @@
 //! constant may compute need their capability. A Shader module may not
 //! form a constant of a number type it may only store.
 
-use super::module::{is_constant, Module};
 use super::Report;
 use crate::grammar::{capability, op, storage_class};
+use crate::module::{is_constant, Module};
 use rustc_hash::FxHashSet;
 
 /// What the module declares that the constant rules depend on.

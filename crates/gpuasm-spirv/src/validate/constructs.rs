@@ -18,11 +18,11 @@
 //! leads to every block without successors, then to one block of each
 //! cycle that reaches none (taken in reverse binary order, as spirv-val).
 
-use super::dominance::{dominators, DomTree};
-use super::module::Module;
 use super::structure::{traversal_roots, Roles};
 use super::{ErrorKind, Report};
 use crate::grammar::op;
+use crate::module::dominators::{dominators, DomTree};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::ops::Range;
 
@@ -123,7 +123,7 @@ impl Cfg<'_, '_> {
     }
 
     fn merge_opcode(&self, b: usize) -> Option<u16> {
-        self.roles.merge_inst[b].map(|i| self.m.insts[i].opcode())
+        self.roles.merge_inst[b].map(|i| self.m.opcode(i))
     }
 
     fn constructs(&self) -> Vec<Construct> {

@@ -7,9 +7,9 @@
 //!   labels, and only loop headers and blocks named by a merge instruction
 //!   or a switch have more than one predecessor.
 
-use super::module::{entry_points_reaching, Module};
 use super::{ErrorKind, Report};
 use crate::grammar::{execution_mode, loop_control as lc, op};
+use crate::module::{entry_points_reaching, Module};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Loop controls that may not be combined with DontUnroll, and spirv-val's
@@ -27,7 +27,7 @@ const BEFORE_ITERATION_MULTIPLE: &[u32] = &[lc::DependencyLength, lc::MinIterati
 pub(crate) fn check_instructions(m: &Module, r: &mut Report) {
     let mut block = 0;
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         if opcode == op::OpLabel {
             block = m.insts[i].result_id;
         }
@@ -121,7 +121,7 @@ fn loop_control_problem(m: &Module, i: usize) -> Option<String> {
 pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
     let maximal: Vec<u32> = (0..m.insts.len())
         .filter(|&i| {
-            matches!(m.insts[i].opcode(), op::OpExecutionMode | op::OpExecutionModeId)
+            matches!(m.opcode(i), op::OpExecutionMode | op::OpExecutionModeId)
                 && m.word(i, 1) == execution_mode::MaximallyReconvergesKHR
         })
         .map(|i| m.word(i, 0))
@@ -129,14 +129,14 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
     if maximal.is_empty() {
         return;
     }
-    let calls = super::module::callees(m);
+    let calls = crate::module::callees(m);
     let reached: FxHashSet<u32> = entry_points_reaching(&maximal, &calls).into_keys().collect();
     // Each function's blocks: (label instruction, terminator).
     let mut blocks: Vec<(u32, usize, usize)> = Vec::new();
     let mut function = 0;
     let mut label = None;
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         match opcode {
             op::OpFunction => function = m.insts[i].result_id,
             op::OpLabel => label = Some(i),
@@ -149,7 +149,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
         }
     }
     for &(f, _, t) in &blocks {
-        if reached.contains(&f) && m.insts[t].opcode() == op::OpBranchConditional && m.word(t, 1) == m.word(t, 2) {
+        if reached.contains(&f) && m.opcode(t) == op::OpBranchConditional && m.word(t, 1) == m.word(t, 2) {
             r.error(
                 ErrorKind::StructuredControlFlow,
                 t,
@@ -167,10 +167,10 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
         for (_, id) in m.id_operands(t) {
             preds.entry(id).or_default().insert(label);
         }
-        if t > 0 && matches!(m.insts[t - 1].opcode(), op::OpSelectionMerge | op::OpLoopMerge) {
+        if t > 0 && matches!(m.opcode(t - 1), op::OpSelectionMerge | op::OpLoopMerge) {
             joins.extend(m.id_operands(t - 1).map(|(_, id)| id));
         }
-        if m.insts[t].opcode() == op::OpSwitch {
+        if m.opcode(t) == op::OpSwitch {
             joins.extend(m.id_operands(t).skip(1).map(|(_, id)| id));
         }
     }
@@ -179,7 +179,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
         if !reached.contains(&f) || preds.get(&label).map_or(0, |p| p.len()) < 2 {
             continue;
         }
-        let loop_header = t > 0 && m.insts[t - 1].opcode() == op::OpLoopMerge;
+        let loop_header = t > 0 && m.opcode(t - 1) == op::OpLoopMerge;
         if !loop_header && !joins.contains(&label) {
             r.error(
                 ErrorKind::StructuredControlFlow,

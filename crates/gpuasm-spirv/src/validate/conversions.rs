@@ -3,9 +3,9 @@
 //! handle to an acceleration structure, in spirv-val's words and order
 //! (validate_conversion.cpp).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{op, storage_class as sc};
+use crate::module::Module;
 
 /// (pointee, storage class) of a pointer type; an untyped pointer has no
 /// pointee (0).

@@ -8,10 +8,10 @@
 //! OpConstants, and it adds instructions of its own (DebugLine,
 //! DebugTypeMatrix, DebugFunctionDefinition...).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::op;
+use crate::module::Module;
 
 const OPENCL: &str = "OpenCL.DebugInfo.100";
 const SHADER: &str = "NonSemantic.Shader.DebugInfo.100";

@@ -11,11 +11,11 @@
 //! Decorations reach their targets through decoration groups too, as
 //! spirv-val registers them.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{
     capability, decoration as d, execution_model as em, linkage_type, op, storage_class as sc, OperandKind,
 };
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One decoration as applied to an id: (decoration, member or -1, parameter
@@ -153,7 +153,7 @@ fn imported_initialisers(cx: &Ctx, r: &mut Report) -> bool {
 /// The execution models each entry-point function is declared with.
 fn models_of(m: &Module, function: u32) -> Vec<u32> {
     (0..m.insts.len())
-        .filter(|&i| m.insts[i].opcode() == op::OpEntryPoint && m.word(i, 1) == function)
+        .filter(|&i| m.opcode(i) == op::OpEntryPoint && m.word(i, 1) == function)
         .map(|i| m.word(i, 0))
         .collect()
 }
@@ -165,17 +165,17 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     let caps = super::capabilities::with_implied(m);
     let mut done: Vec<u32> = Vec::new();
-    for e in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+    for e in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let function = m.word(e, 1);
-        let fn_at = m.defs.get(&function).copied().unwrap_or(e);
+        let fn_at = m.def_index(function).unwrap_or(e);
         let models = models_of(m, function);
         let (mut block_inputs, mut block_outputs) = (0, 0);
         let (mut workgroup, mut workgroup_blocks, mut workgroup_aliased) = (0, 0, 0);
         let (mut inputs, mut outputs): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
         for k in 3..m.operands(e).len() {
             let var = m.word(e, k);
-            let Some(&at) = m.defs.get(&var) else { continue };
-            if m.insts[at].opcode() != op::OpVariable {
+            let Some(at) = m.def_index(var) else { continue };
+            if m.opcode(at) != op::OpVariable {
                 continue;
             }
             let class = m.word(at, 2);
@@ -223,7 +223,7 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
                     if !cx.has(ty, d::Block) {
                         r.error(
                             ErrorKind::Decoration,
-                            m.defs.get(&ty).copied().unwrap_or(at),
+                            m.def_index(ty).unwrap_or(at),
                             "[VUID-StandaloneSpirv-Location-04919] Interface struct has no Block decoration but has \
                              BuiltIn members. Location decorations must be used on each member of OpVariable with a \
                              structure type that is a block not decorated with Location.",
@@ -404,7 +404,7 @@ fn buffer_blocks(cx: &Ctx, r: &mut Report) -> bool {
             ),
             _ => continue,
         };
-        r.error(ErrorKind::Decoration, m.defs.get(&id).copied().unwrap_or(i), message);
+        r.error(ErrorKind::Decoration, m.def_index(id).unwrap_or(i), message);
         return false;
     }
     true
@@ -460,7 +460,7 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     let mut seen: Vec<(u32, i64, u32)> = Vec::new();
     for i in 0..m.insts.len() {
-        let (id, member, dec) = match m.insts[i].opcode() {
+        let (id, member, dec) = match m.opcode(i) {
             op::OpDecorate if m.operands(i).len() > 1 => (m.word(i, 0), -1, m.word(i, 1)),
             op::OpMemberDecorate if m.operands(i).len() > 2 => (m.word(i, 0), i64::from(m.word(i, 1)), m.word(i, 2)),
             op::OpFunction => break,
@@ -478,7 +478,7 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
         });
         if let Some(other) = other {
             if seen.contains(&(id, member, other)) {
-                let at = m.defs.get(&id).copied().unwrap_or(i);
+                let at = m.def_index(id).unwrap_or(i);
                 let what = if member == -1 { String::new() } else { format!(", member '{member}'") };
                 r.error(
                     ErrorKind::Decoration,
@@ -500,7 +500,7 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
 /// A function declaration is imported; a definition is not.
 fn function_linkage(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpFunction) {
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpFunction) {
         let id = m.insts[i].result_id;
         let has_body = m.insts[i + 1..]
             .iter()
@@ -531,7 +531,7 @@ fn vulkan_memory_model(cx: &Ctx, r: &mut Report) -> bool {
         return true;
     }
     let mut ids: Vec<u32> = cx.decs.keys().copied().filter(|id| m.defs.contains_key(id)).collect();
-    ids.sort_unstable_by_key(|id| m.defs[id]);
+    ids.sort_unstable_by_key(|id| m.defs.at(*id));
     for id in ids {
         for a in cx.of(id) {
             if a.0 == d::Coherent || a.0 == d::Volatile {
@@ -539,7 +539,7 @@ fn vulkan_memory_model(cx: &Ctx, r: &mut Report) -> bool {
                 let t = r.id(id);
                 r.error(
                     ErrorKind::Decoration,
-                    m.defs[&id],
+                    m.defs.at(id),
                     format!(
                         "{} decoration targeting {t}{what} is banned when using the Vulkan memory model.",
                         name(OperandKind::Decoration, a.0)
@@ -643,7 +643,7 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
     let mut ids: Vec<u32> = cx.decs.keys().copied().filter(|id| m.defs.contains_key(id)).collect();
     ids.sort_unstable();
     for id in ids {
-        let at = m.defs[&id];
+        let at = m.defs.at(id);
         let inst = &m.insts[at];
         if inst.opcode() == op::OpDecorationGroup {
             continue;

@@ -1,15 +1,17 @@
 //! Definitions dominate their uses: an id defined in a function's block is
 //! used only in that function, in blocks the definition dominates (spec
 //! 2.16.1), and an OpPhi's value dominates the matching parent block.
-//! Dominators come from the control-flow graph of each function (Cooper,
-//! Harvey and Kennedy's iterative algorithm over reverse postorder).
+//! Dominators come from the control-flow graph of each function
+//! ([`crate::module::dominators`]).
 
 use super::limits::Limits;
-use super::module::Module;
 use super::structure::{self, Roles};
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{capability, op};
+use crate::module::dominators::{dominators, DomTree};
+use crate::module::Defs;
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 struct Function {
@@ -23,7 +25,7 @@ fn functions(m: &Module) -> Vec<Function> {
     let mut out = Vec::new();
     let mut current: Option<Function> = None;
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpFunction => current = Some(Function { def: i, blocks: Vec::new() }),
             op::OpLabel => {
                 if let Some(f) = current.as_mut() {
@@ -47,7 +49,7 @@ fn functions(m: &Module) -> Vec<Function> {
 
 /// The labels a terminator branches to.
 fn branch_targets(m: &Module, last: usize) -> Vec<u32> {
-    match m.insts[last].opcode() {
+    match m.opcode(last) {
         op::OpBranch => vec![m.word(last, 0)],
         op::OpBranchConditional => vec![m.word(last, 1), m.word(last, 2)],
         op::OpSwitch => {
@@ -60,118 +62,6 @@ fn branch_targets(m: &Module, last: usize) -> Vec<u32> {
 
 fn successors(m: &Module, last: usize, block_index: &FxHashMap<u32, usize>) -> Vec<usize> {
     branch_targets(m, last).iter().filter_map(|t| block_index.get(t).copied()).collect()
-}
-
-/// Depth-first postorder from `start`, taking successors in their order, by
-/// an explicit stack (no recursion on deep graphs).
-pub(super) fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
-    let mut order = Vec::new();
-    let mut visited = vec![false; succ.len()];
-    let mut stack = vec![(start, 0usize)];
-    visited[start] = true;
-    while let Some((b, next)) = stack.pop() {
-        if let Some(&s) = succ[b].get(next) {
-            stack.push((b, next + 1));
-            if !visited[s] {
-                visited[s] = true;
-                stack.push((s, 0));
-            }
-        } else {
-            order.push(b);
-        }
-    }
-    order
-}
-
-/// Immediate dominators (`None` for unreachable blocks; the entry is its own).
-pub(super) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
-    let n = succ.len();
-    let mut order = postorder(succ, 0);
-    order.reverse();
-    let mut rpo = vec![usize::MAX; n];
-    for (k, &b) in order.iter().enumerate() {
-        rpo[b] = k;
-    }
-    let mut preds = vec![Vec::new(); n];
-    for (b, ss) in succ.iter().enumerate() {
-        for &s in ss {
-            preds[s].push(b);
-        }
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; n];
-    idom[0] = Some(0);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &b in order.iter().skip(1) {
-            let mut new: Option<usize> = None;
-            for &p in &preds[b] {
-                if idom[p].is_none() {
-                    continue;
-                }
-                new = Some(match new {
-                    None => p,
-                    Some(mut a) => {
-                        let mut c = p;
-                        while a != c {
-                            while rpo[a] > rpo[c] {
-                                a = idom[a].unwrap_or(0);
-                            }
-                            while rpo[c] > rpo[a] {
-                                c = idom[c].unwrap_or(0);
-                            }
-                        }
-                        a
-                    }
-                });
-            }
-            if new.is_some() && idom[b] != new {
-                idom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    (idom, rpo)
-}
-
-/// Pre- and post-order numbers of the dominator tree, so that a dominance
-/// query costs O(1) however deep the tree is.
-pub(super) struct DomTree {
-    pre: Vec<u32>,
-    post: Vec<u32>,
-}
-
-impl DomTree {
-    pub(super) fn new(idom: &[Option<usize>]) -> DomTree {
-        let n = idom.len();
-        let mut children = vec![Vec::new(); n];
-        for (b, d) in idom.iter().enumerate() {
-            if let Some(d) = *d {
-                if d != b {
-                    children[d].push(b);
-                }
-            }
-        }
-        let (mut pre, mut post) = (vec![u32::MAX; n], vec![0; n]);
-        let (mut clock, mut stack) = (0u32, vec![(0usize, 0usize)]);
-        pre[0] = 0;
-        while let Some((b, next)) = stack.pop() {
-            if let Some(&c) = children[b].get(next) {
-                stack.push((b, next + 1));
-                clock += 1;
-                pre[c] = clock;
-                stack.push((c, 0));
-            } else {
-                clock += 1;
-                post[b] = clock;
-            }
-        }
-        DomTree { pre, post }
-    }
-
-    pub(super) fn dominates(&self, a: usize, b: usize) -> bool {
-        self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
-    }
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
@@ -255,7 +145,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             let last = range.end - 1;
             let merge = (range.len() >= 2).then(|| range.end - 2);
             let mut named = branch_targets(m, last);
-            match merge.map(|i| (i, m.insts[i].opcode())) {
+            match merge.map(|i| (i, m.opcode(i))) {
                 Some((i, op::OpSelectionMerge)) => named.push(m.word(i, 0)),
                 Some((i, op::OpLoopMerge)) => named.extend([m.word(i, 0), m.word(i, 1)]),
                 _ => {}
@@ -327,8 +217,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     if !r.errors.is_empty() {
         return;
     }
-    // Where each instruction stands, by instruction index (ids are looked
-    // up through the module's definitions, no map of their own).
+    // Where each instruction stands, by instruction index.
     let mut place = vec![Place::Elsewhere; m.insts.len()];
     for (f, func) in functions.iter().enumerate() {
         for (b, (_, range)) in func.blocks.iter().enumerate() {
@@ -337,11 +226,26 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         }
         let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start);
         for (at, i) in place[params.clone()].iter_mut().zip(params) {
-            if m.insts[i].opcode() == op::OpFunctionParameter {
+            if m.opcode(i) == op::OpFunctionParameter {
                 *at = Place::OutsideBlocks(f as u32);
             }
         }
     }
+    // The same by id, where ids index a table: one lookup for each operand
+    // instead of two (these lookups, at random, are most of this pass).
+    let by_id = Defs::dense_for(m.header.bound, m.words.len()).then(|| {
+        let mut by_id = vec![Place::Elsewhere; m.header.bound as usize];
+        for (i, inst) in m.insts.iter().enumerate() {
+            if let Some(slot) = by_id.get_mut(inst.result_id as usize).filter(|_| inst.result_id != 0) {
+                *slot = place[i];
+            }
+        }
+        by_id
+    });
+    let place_of = |id: u32| match &by_id {
+        Some(by_id) => by_id.get(id as usize).copied(),
+        None => m.def_index(id).map(|at| place[at]),
+    };
     let mut phi_error: Option<(usize, String)> = None;
     for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
         let Some(Graph { block_index, idom, .. }) = graph else { continue };
@@ -355,8 +259,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 }
                 let phi = inst.opcode() == op::OpPhi;
                 for (k, id) in m.id_operands(i) {
-                    let Some(at) = m.def_index(id) else { continue };
-                    let (df, db) = match place[at] {
+                    let Some(at) = place_of(id) else { continue };
+                    let (df, db) = match at {
                         Place::Elsewhere => continue,
                         Place::OutsideBlocks(df) if df as usize == f => continue,
                         Place::OutsideBlocks(df) => {

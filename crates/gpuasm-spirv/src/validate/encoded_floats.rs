@@ -5,9 +5,9 @@
 //! not take them (spirv-val's invalid type pass, validate_invalid_type.cpp).
 //! A scalar, a vector or a cooperative matrix KHR of one counts.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{fp_encoding, op};
+use crate::module::Module;
 
 /// Which type an instruction may not have of an encoded float.
 #[derive(Copy, Clone)]
@@ -110,7 +110,7 @@ fn problem(m: &Module, i: usize, checked: Checked) -> Option<String> {
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let Some(&(_, checked)) = RULES.iter().find(|rule| rule.0 == opcode) else { continue };
         if let Some(message) = problem(m, i, checked) {
             r.error(ErrorKind::OperandType, i, message);

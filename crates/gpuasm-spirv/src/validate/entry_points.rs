@@ -4,17 +4,17 @@
 //!   (OpConditionalEntryPointINTEL may);
 //! - in Vulkan, no entry point's static call graph has a cycle.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
 use crate::grammar::{fp_encoding, op, storage_class};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Two OpEntryPoint with the same name and execution model (spirv-val
 /// checks this right after parsing, before the per-instruction rules).
 pub(crate) fn check_names(m: &Module, r: &mut Report) {
     let mut seen: FxHashSet<(u32, &[u8])> = FxHashSet::default();
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let name = m.operands(i)[2];
         let start = m.insts[i].offset as usize + name.offset as usize;
         let name = literal_string_bytes(&m.words[start..start + name.num_words as usize]);
@@ -28,7 +28,7 @@ pub(crate) fn check_names(m: &Module, r: &mut Report) {
 /// Vulkan: an entry point reaching a function that calls itself, directly
 /// or not, is an error (reported at the entry point's OpFunction).
 pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
-    let calls = super::module::callees(m);
+    let calls = crate::module::callees(m);
     // Peel functions whose callees are all peeled: what remains reaches a
     // cycle.
     let mut pending: FxHashMap<u32, usize> = calls.iter().map(|(&f, c)| (f, c.len())).collect();
@@ -49,7 +49,7 @@ pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
         }
     }
     let reaches_cycle = |f: u32| pending.get(&f).is_some_and(|&left| left > 0);
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let entry = m.word(i, 1);
         if reaches_cycle(entry) {
             let at = m.def_index(entry).unwrap_or(i);
@@ -87,11 +87,11 @@ const ONE_PER_ENTRY_POINT: &[(u32, &str)] = &[
 /// Input or Output variable holds bfloat16 (-10370) or 8-bit floats.
 pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
     let forward = super::memory::forward_pointers(m);
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let mut seen: FxHashSet<u32> = FxHashSet::default();
         for k in 3..m.operands(i).len() {
             let Some(v) = m.def_index(m.word(i, k)) else { continue };
-            if !matches!(m.insts[v].opcode(), op::OpVariable | op::OpUntypedVariableKHR) {
+            if !matches!(m.opcode(v), op::OpVariable | op::OpUntypedVariableKHR) {
                 continue;
             }
             let class = m.word(v, 2);

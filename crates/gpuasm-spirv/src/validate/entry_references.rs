@@ -2,8 +2,8 @@
 //! a function using it, directly or through module-scope instructions that
 //! use it (spirv-val's `EntryPointReferences`).
 
-use super::module::{entry_points_reaching, Module};
 use crate::grammar::op;
+use crate::module::{entry_points_reaching, Module};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(crate) struct EntryReferences {
@@ -32,7 +32,7 @@ impl EntryReferences {
             }
         }
         let entries: Vec<u32> =
-            (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint).map(|i| m.word(i, 1)).collect();
+            (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint).map(|i| m.word(i, 1)).collect();
         EntryReferences { users, reached_by: entry_points_reaching(&entries, &calls) }
     }
 

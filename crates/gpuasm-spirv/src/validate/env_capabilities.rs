@@ -5,9 +5,9 @@
 //! OpenCL, by ImageBasic for the image capabilities). spirv-val checks
 //! the Vulkan 1.0-1.4 and OpenCL environments (not vulkan1.1spv1.4).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as c, op, OperandKind};
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 
@@ -193,7 +193,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) -> bool {
     let caps = super::capabilities::with_implied(m);
     let extensions = super::capabilities::declared_extensions(m);
     for i in 0..m.insts.len() {
-        let cap = match m.insts[i].opcode() {
+        let cap = match m.opcode(i) {
             op::OpCapability => m.word(i, 0),
             op::OpConditionalCapabilityINTEL => m.word(i, 1),
             _ => continue,

@@ -11,10 +11,10 @@
 //! Rule areas contribute through [`SOURCES`]: each source says, for one
 //! instruction, which limits it puts on its function.
 
-use super::module::{entry_points_reaching, Module};
-use super::opcode_set::OpcodeSet;
 use super::{ErrorKind, Report};
 use crate::grammar::{execution_mode as mode, execution_model as em, op};
+use crate::module::opcode_set::OpcodeSet;
+use crate::module::{entry_points_reaching, Module};
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -210,7 +210,7 @@ const BY_OPCODE: &[(u16, Models, &str)] = &[
 ];
 
 fn opcode_limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
-    let opcode = cx.m.insts[i].opcode();
+    let opcode = cx.m.opcode(i);
     if !BY_OPCODE_SET.contains(opcode) {
         return;
     }
@@ -251,7 +251,7 @@ fn derivatives(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
 /// Before SPIR-V 1.3, OpControlBarrier is for the stages with workgroups
 /// (and tessellation control).
 fn control_barrier(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
-    if cx.m.insts[i].opcode() == op::OpControlBarrier && cx.m.header.version_parts() < (1, 3) {
+    if cx.m.opcode(i) == op::OpControlBarrier && cx.m.header.version_parts() < (1, 3) {
         out.push(Limitation::Model(
             Models::Only(&[em::TessellationControl, em::GLCompute, em::Kernel, em::TaskNV, em::MeshNV]),
             "In SPIR-V 1.2 or earlier, OpControlBarrier requires one of the following Execution Models: \

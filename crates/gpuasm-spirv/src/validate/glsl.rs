@@ -4,11 +4,11 @@
 //! interpolation functions' Interpolant.
 
 use super::execution_limits::{Context, Limitation, Models};
-use super::module::Module;
 use super::operands::{shape, Shape};
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::op;
+use crate::module::Module;
 
 /// What one family requires of the result and operands.
 #[derive(Copy, Clone, PartialEq)]
@@ -361,7 +361,7 @@ fn simple(m: &Module, i: usize, name: &str, family: Family, before_hlsl: bool) -
             // pointer is the lvalue.
             let interpolant = m.word(i, 4);
             let pointer = match m.def_index(interpolant) {
-                Some(load) if before_hlsl && m.insts[load].opcode() == op::OpLoad => m.type_of(m.word(load, 2)),
+                Some(load) if before_hlsl && m.opcode(load) == op::OpLoad => m.type_of(m.word(load, 2)),
                 _ => operand_type(4),
             };
             if m.def_opcode(pointer) != Some(op::OpTypePointer) {

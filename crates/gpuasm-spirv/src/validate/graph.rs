@@ -2,9 +2,9 @@
 //! and outputs agree with each other, as spirv-val's graph pass checks them
 //! (the section a graph stands in is checked with the layout).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// A graph's I/O types are tensors or arrays of tensors.
@@ -46,7 +46,7 @@ fn value(m: &Module, id: u32) -> Option<u64> {
 /// A graph type's inputs count and its I/O types.
 fn graph_type(m: &Module, ty: u32) -> Option<(usize, Vec<u32>)> {
     let i = m.def_index(ty)?;
-    if m.insts[i].opcode() != op::OpTypeGraphARM {
+    if m.opcode(i) != op::OpTypeGraphARM {
         return None;
     }
     let inputs = m.word(i, 1) as usize;
@@ -178,7 +178,7 @@ fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
     let name = m.insts[i].info.name;
     let g = m.word(i, 0);
     let Some(gi) = m.def_index(g) else { return true };
-    if m.insts[gi].opcode() != op::OpGraphARM {
+    if m.opcode(gi) != op::OpGraphARM {
         let found = m.insts[gi].info.name;
         r.error(ErrorKind::EntryPoint, i, format!("{name} Graph must be a OpGraphARM but found {found}."));
         return false;
@@ -202,7 +202,7 @@ fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
     for (k, &expected) in (2..m.operands(i).len()).zip(&io) {
         let v = m.word(i, k);
         let Some(vi) = m.def_index(v) else { continue };
-        if m.insts[vi].opcode() != op::OpVariable || m.word(vi, 2) != crate::grammar::storage_class::UniformConstant {
+        if m.opcode(vi) != op::OpVariable || m.word(vi, 2) != crate::grammar::storage_class::UniformConstant {
             let t = r.id(v);
             r.error(
                 ErrorKind::EntryPoint,

@@ -3,10 +3,10 @@
 //! targets, phi operands, called functions, forward-declared pointers,
 //! debug information); types where types are expected, values elsewhere.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{op, InstructionInfo, OperandKind};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// Whether operand `k` of instruction `i` (counting every operand, result
@@ -134,7 +134,7 @@ fn non_semantic(set: Option<ExtSet>) -> bool {
 }
 
 /// Instructions allowed to name a non-semantic instruction's result.
-fn non_semantic_use(inst: &crate::validate::module::Inst) -> bool {
+fn non_semantic_use(inst: &crate::module::Inst) -> bool {
     matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
         || matches!(inst.info.class, "Debug" | "Annotation")
 }
@@ -205,12 +205,12 @@ fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let forward_pointers: FxHashSet<u32> =
-        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
+        (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
     let mut undefined_forward: Vec<u32> = Vec::new();
     for i in 0..m.insts.len() {
         // Forward references are for non-semantic instructions only
         // (SPV_KHR_relaxed_extended_instruction).
-        if m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR && !non_semantic(m.insts[i].ext_set) {
+        if m.opcode(i) == op::OpExtInstWithForwardRefsKHR && !non_semantic(m.insts[i].ext_set) {
             r.error(
                 ErrorKind::ForwardReference,
                 i,
@@ -219,8 +219,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             continue;
         }
         // OpExtInstWithForwardRefsKHR exists to name what comes later.
-        let forward_refs = m.insts[i].opcode() == op::OpExtInstWithForwardRefsKHR;
-        if forward_refs && !m.id_operands(i).any(|(_, id)| m.defs.get(&id).is_none_or(|&d| d >= i)) {
+        let forward_refs = m.opcode(i) == op::OpExtInstWithForwardRefsKHR;
+        if forward_refs && !m.id_operands(i).any(|(_, id)| m.def_index(id).is_none_or(|d| d >= i)) {
             r.error(
                 ErrorKind::ForwardReference,
                 i,
@@ -229,11 +229,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         for (k, id) in m.id_operands(i) {
             let kind = m.operands(i)[k].kind;
-            match m.defs.get(&id) {
+            match m.def_index(id) {
                 None => {
                     if forward_ok(m, i, k, &forward_pointers, id) {
                         undefined_forward.push(id);
-                    } else if m.insts[i].opcode() == op::OpTypeStruct {
+                    } else if m.opcode(i) == op::OpTypeStruct {
                         // A struct member may only name a forward pointer ahead.
                         let name = r.id(id);
                         r.error(ErrorKind::UndefinedId, i, format!("Operand {name} requires a previous definition"));
@@ -244,12 +244,12 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     continue;
                 }
                 // An instruction's own result is not defined yet.
-                Some(&d) if d == i && !forward_ok(m, i, k, &forward_pointers, id) => {
+                Some(d) if d == i && !forward_ok(m, i, k, &forward_pointers, id) => {
                     let name = r.id(id);
                     r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
                     continue;
                 }
-                Some(&d) if d > i && !forward_ok(m, i, k, &forward_pointers, id) => {
+                Some(d) if d > i && !forward_ok(m, i, k, &forward_pointers, id) => {
                     // Not defined yet where it is used, in spirv-val's words.
                     let name = r.id(id);
                     r.error(ErrorKind::ForwardReference, i, format!("ID {name} has not been defined"));

@@ -107,7 +107,7 @@ pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> 
         if !t.is_int_scalar_or_vector(ty(k)) {
             return Some("Expected Image Operand ConstOffset to be int scalar or vector".into());
         }
-        if !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant) {
+        if !m.def_opcode(m.word(i, k)).is_some_and(crate::module::is_constant) {
             return Some("Expected Image Operand ConstOffset to be a const object".into());
         }
         let (plane, given) = (info.plane_size(), t.dimension(ty(k)));
@@ -151,7 +151,7 @@ pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> 
         if !t.is_int_vector(element) || t.dimension(element) != 2 {
             return Some("Expected Image Operand ConstOffsets array components to be int vectors of size 2".into());
         }
-        if !m.def_opcode(m.word(i, k)).is_some_and(super::module::is_constant) {
+        if !m.def_opcode(m.word(i, k)).is_some_and(crate::module::is_constant) {
             return Some("Expected Image Operand ConstOffsets to be a const object".into());
         }
     }

@@ -9,9 +9,9 @@
 
 use super::execution_limits::{Context as LimitContext, Limitation, ModeNeed, Models, DERIVATIVE_MODELS};
 use super::image_operands;
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, decoration, dim, image_format, op, OperandKind};
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 
@@ -225,7 +225,7 @@ fn is_image_type(opcode: u16) -> bool {
 
 fn check_where(m: &Module, env: TargetEnv, r: &mut Report, which: fn(u16) -> bool) {
     let cx = Context::new(m, env, r.options);
-    for i in (0..m.insts.len()).filter(|&i| which(m.insts[i].opcode())) {
+    for i in (0..m.insts.len()).filter(|&i| which(m.opcode(i))) {
         if let Err((at, message)) = instruction(&cx, r, i) {
             r.error(ErrorKind::OperandType, at, message);
             if r.full() {
@@ -240,7 +240,7 @@ fn check_where(m: &Module, env: TargetEnv, r: &mut Report, which: fn(u16) -> boo
 pub(crate) fn check_late(m: &Module, r: &mut Report) {
     let qcom = [decoration::WeightTextureQCOM, decoration::BlockMatchTextureQCOM, decoration::BlockMatchSamplerQCOM];
     let textures: FxHashSet<u32> = (0..m.insts.len())
-        .filter(|&d| m.insts[d].opcode() == op::OpDecorate && qcom.contains(&m.word(d, 1)))
+        .filter(|&d| m.opcode(d) == op::OpDecorate && qcom.contains(&m.word(d, 1)))
         .map(|d| m.word(d, 0))
         .collect();
     for i in 0..m.insts.len() {
@@ -300,13 +300,12 @@ pub(crate) fn limitations(cx: &LimitContext, i: usize, out: &mut Vec<Limitation>
 /// loaded for those instructions only: no other image instruction takes the
 /// load, or a sampled image made from it.
 fn illegal_qcom_texture_use(m: &Module, textures: &FxHashSet<u32>, i: usize) -> Option<&'static str> {
-    if textures.is_empty() || !IMAGE_INSTRUCTIONS.contains(&m.insts[i].opcode()) {
+    if textures.is_empty() || !IMAGE_INSTRUCTIONS.contains(&m.opcode(i)) {
         return None;
     }
     // A load of such a texture, or a sampled image made from one.
-    let texture_load = |id: u32| {
-        m.def_index(id).is_some_and(|l| m.insts[l].opcode() == op::OpLoad && textures.contains(&m.word(l, 2)))
-    };
+    let texture_load =
+        |id: u32| m.def_index(id).is_some_and(|l| m.opcode(l) == op::OpLoad && textures.contains(&m.word(l, 2)));
     let consumer = |id: u32| match m.def_opcode(id) {
         Some(op::OpLoad) => texture_load(id),
         Some(op::OpSampledImage) => texture_load(m.def_word(id, 3).unwrap_or(0)),
@@ -373,7 +372,7 @@ fn fail<T>(i: usize, message: impl Into<String>) -> Result<T, Failure> {
 }
 
 fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
-    let opcode = cx.m.insts[i].opcode();
+    let opcode = cx.m.opcode(i);
     match opcode {
         op::OpTypeImage => type_image(cx, i),
         op::OpTypeSampledImage => type_sampled_image(cx, i),
@@ -825,7 +824,7 @@ fn is_proj(name: &str) -> bool {
 fn texel_type(cx: &Context, i: usize) -> Result<u32, Failure> {
     let m = cx.m;
     let rt = m.insts[i].result_type;
-    if !is_sparse(m.insts[i].opcode()) {
+    if !is_sparse(m.opcode(i)) {
         return Ok(rt);
     }
     if m.def_opcode(rt) != Some(op::OpTypeStruct) {
@@ -839,7 +838,7 @@ fn texel_type(cx: &Context, i: usize) -> Result<u32, Failure> {
 
 /// How spirv-val names the texel type in messages.
 fn texel_name(cx: &Context, i: usize) -> &'static str {
-    if is_sparse(cx.m.insts[i].opcode()) {
+    if is_sparse(cx.m.opcode(i)) {
         "Result Type's second member"
     } else {
         "Result Type"
@@ -849,7 +848,7 @@ fn texel_name(cx: &Context, i: usize) -> &'static str {
 /// The smallest coordinate: one per plane dimension, one for the array
 /// layer and one for the projection (Cube reads and writes take 3).
 fn min_coordinate_size(cx: &Context, i: usize, info: &ImageInfo) -> u32 {
-    let (opcode, name) = (cx.m.insts[i].opcode(), cx.m.insts[i].info.name);
+    let (opcode, name) = (cx.m.opcode(i), cx.m.insts[i].info.name);
     if info.dim == dim::Cube && matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead) {
         return 3;
     }
@@ -955,7 +954,7 @@ fn mask(cx: &Context, i: usize) -> u32 {
 
 /// OpImageSample*Lod (not Dref), sparse forms included.
 fn sample(cx: &Context, i: usize) -> Result<(), Failure> {
-    let opcode = cx.m.insts[i].opcode();
+    let opcode = cx.m.opcode(i);
     let texel = texel_type(cx, i)?;
     vector4_texel(cx, i, texel)?;
     let info = sampled_image_operand(cx, i)?;
@@ -1039,7 +1038,7 @@ fn fetch(cx: &Context, i: usize) -> Result<(), Failure> {
 
 /// OpImage*Gather, sparse forms included.
 fn gather(cx: &Context, i: usize) -> Result<(), Failure> {
-    let opcode = cx.m.insts[i].opcode();
+    let opcode = cx.m.opcode(i);
     let texel = texel_type(cx, i)?;
     vector4_texel(cx, i, texel)?;
     let info = sampled_image_operand(cx, i)?;
@@ -1065,7 +1064,7 @@ fn gather(cx: &Context, i: usize) -> Result<(), Failure> {
         if !cx.t.is_int(ty) || cx.t.bit_width(ty) != 32 {
             return fail(i, "Expected Component to be 32-bit int scalar");
         }
-        if cx.vulkan && !cx.m.def_opcode(component).is_some_and(super::module::is_constant) {
+        if cx.vulkan && !cx.m.def_opcode(component).is_some_and(crate::module::is_constant) {
             return fail(
                 i,
                 format!(
@@ -1106,7 +1105,7 @@ fn read_write(cx: &Context, i: usize, info: &ImageInfo) -> Result<(), Failure> {
 /// OpImageRead and OpImageSparseRead.
 fn read(cx: &Context, i: usize) -> Result<(), Failure> {
     let (m, t) = (cx.m, &cx.t);
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     let texel = texel_type(cx, i)?;
     let what = texel_name(cx, i);
     if !t.is_int_scalar_or_vector(texel) && !t.is_float_scalar_or_vector(texel) {
@@ -1216,7 +1215,7 @@ fn query_format_or_order(cx: &Context, i: usize) -> Result<(), Failure> {
 /// OpImageQuerySize and OpImageQuerySizeLod: one component per dimension
 /// (and array layer).
 fn query_size(cx: &Context, i: usize) -> Result<(), Failure> {
-    let opcode = cx.m.insts[i].opcode();
+    let opcode = cx.m.opcode(i);
     let lod = opcode == op::OpImageQuerySizeLod;
     let rt = cx.m.insts[i].result_type;
     if !cx.t.is_int_scalar_or_vector(rt) {
@@ -1288,7 +1287,7 @@ fn query_levels_or_samples(cx: &Context, i: usize) -> Result<(), Failure> {
         return fail(i, "Expected Result Type to be int scalar type");
     }
     let info = image_operand(cx, i, 2)?;
-    if cx.m.insts[i].opcode() == op::OpImageQueryLevels {
+    if cx.m.opcode(i) == op::OpImageQueryLevels {
         if !info.mipmapped_dim() {
             return fail(i, "Image 'Dim' must be 1D, 2D, 3D or Cube");
         }
@@ -1318,7 +1317,7 @@ fn query_levels_or_samples(cx: &Context, i: usize) -> Result<(), Failure> {
 fn qcom_processing(cx: &Context, i: usize) -> Result<(), Failure> {
     let m = cx.m;
     let operand = |k| m.word(i, k);
-    match m.insts[i].opcode() {
+    match m.opcode(i) {
         op::OpImageSampleWeightedQCOM => qcom_decorated(cx, operand(4), decoration::WeightTextureQCOM),
         op::OpImageBlockMatchSSDQCOM
         | op::OpImageBlockMatchSADQCOM
@@ -1338,7 +1337,7 @@ fn qcom_processing(cx: &Context, i: usize) -> Result<(), Failure> {
 /// The variable an OpLoad reads, or the failure "Expect to see OpLoad".
 fn loaded_variable(cx: &Context, id: u32) -> Result<(usize, u32), Failure> {
     let at = cx.m.def_index(id).unwrap_or(0);
-    if cx.m.insts[at].opcode() != op::OpLoad {
+    if cx.m.opcode(at) != op::OpLoad {
         return fail(at, "Expect to see OpLoad");
     }
     Ok((at, cx.m.word(at, 2)))
@@ -1370,7 +1369,7 @@ fn qcom_decorated(cx: &Context, id: u32, dec: u32) -> Result<(), Failure> {
 fn qcom_window_decorated(cx: &Context, id: u32) -> Result<(), Failure> {
     let m = cx.m;
     let at = m.def_index(id).unwrap_or(0);
-    if m.insts[at].opcode() != op::OpSampledImage {
+    if m.opcode(at) != op::OpSampledImage {
         let (load, variable) = loaded_variable(cx, id)?;
         missing(cx, load, variable, decoration::BlockMatchTextureQCOM)?;
         return missing(cx, load, variable, decoration::BlockMatchSamplerQCOM);

@@ -3,10 +3,10 @@
 //! call tree uses is listed in its OpEntryPoint (Input and Output variables
 //! before SPIR-V 1.4, every non-Function variable from 1.4 on).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
 use crate::grammar::{capability, op, storage_class};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 struct EntryPoint {
@@ -23,7 +23,7 @@ struct EntryPoint {
 pub(crate) fn check_listed(m: &Module, r: &mut Report) {
     let all_globals = m.header.version_parts() >= (1, 4);
     let blocks: FxHashSet<u32> = (0..m.insts.len())
-        .filter(|&i| m.insts[i].opcode() == op::OpDecorate && m.word(i, 1) == crate::grammar::decoration::Block)
+        .filter(|&i| m.opcode(i) == op::OpDecorate && m.word(i, 1) == crate::grammar::decoration::Block)
         .map(|i| m.word(i, 0))
         .collect();
     let caps = super::capabilities::with_implied(m);
@@ -31,11 +31,11 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
     let shader = caps.contains(&capability::Shader);
     // Entry points (functions) already given a task payload.
     let mut task_payload: FxHashSet<u32> = FxHashSet::default();
-    for i in (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint) {
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let entry = m.word(i, 1);
         let mut seen = FxHashSet::default();
         for k in 3..m.operands(i).len() {
-            let Some(&v) = m.defs.get(&m.word(i, k)) else { continue };
+            let Some(v) = m.def_index(m.word(i, k)) else { continue };
             let var = &m.insts[v];
             let untyped = var.opcode() == op::OpUntypedVariableKHR;
             if var.opcode() != op::OpVariable && !untyped {
@@ -100,7 +100,7 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
                 && !explicit_workgroup_layout
                 && pointee.is_some_and(|t| blocks.contains(&t))
             {
-                let at = m.defs.get(&entry).copied().unwrap_or(i);
+                let at = m.def_index(entry).unwrap_or(i);
                 r.error(
                     ErrorKind::EntryPoint,
                     at,
@@ -230,7 +230,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         missing.sort_unstable();
         missing.dedup();
         for var in missing {
-            let at = m.defs.get(&var).copied().unwrap_or(ep.inst);
+            let at = m.def_index(var).unwrap_or(ep.inst);
             r.error(
                 ErrorKind::EntryPoint,
                 at,

@@ -1,10 +1,10 @@
 //! Logical layout (spec 2.4): module-level instructions in section order,
 //! exactly one OpMemoryModel, and nothing module-level among functions.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::op;
+use crate::module::Module;
 
 /// Sections of spec 2.4, in order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -197,7 +197,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut in_graphs = false;
     let mut region = GraphRegion::Outside;
     for i in 0..m.insts.len() {
-        let op = m.insts[i].opcode();
+        let op = m.opcode(i);
         let name = m.insts[i].info.name;
         if in_graphs || EXTRA_SECTIONS.contains(&(op, Section::Graphs)) {
             if !in_graphs && memory_models == 0 {

@@ -17,9 +17,9 @@
 //! pointers by their result type.
 
 use super::decorations::{decorations, Applied};
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, decoration as dec, op, storage_class as sc, OperandKind};
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 /// The decorations that give a type an explicit layout.

@@ -3,9 +3,9 @@
 //! function parameters, access-chain indexes and the id bound. (Control-flow
 //! nesting depth needs the dominator tree: see `dominance.rs`.)
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{op, storage_class};
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 /// The limits, defaulting to the minimums of spec 2.17 that spirv-val uses.

@@ -5,9 +5,9 @@
 //! variables of one entry point share a location and component.
 
 use super::block_layout::Decorations;
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{addressing_model, decoration as d, execution_model as em, op, storage_class as sc};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// spirv-val stops counting at this many locations (times four components).
@@ -23,7 +23,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let psb = m.addressing_model() == Some(addressing_model::PhysicalStorageBuffer64);
     let cx = Ctx { m, decs: Decorations::read(m), psb };
     for i in 0..m.insts.len() {
-        if m.insts[i].opcode() == op::OpEntryPoint {
+        if m.opcode(i) == op::OpEntryPoint {
             if let Err((at, message)) = cx.entry_point(i) {
                 r.error(ErrorKind::EntryPoint, at, message);
                 return;
@@ -54,14 +54,14 @@ impl Ctx<'_> {
         // Patch variables (tessellation) have locations of their own.
         let (mut patch, mut patch_index1) = (FxHashSet::default(), FxHashSet::default());
         let patches: FxHashSet<u32> = (0..m.insts.len())
-            .filter(|&d| m.insts[d].opcode() == op::OpDecorate && m.word(d, 1) == crate::grammar::decoration::Patch)
+            .filter(|&d| m.opcode(d) == op::OpDecorate && m.word(d, 1) == crate::grammar::decoration::Patch)
             .map(|d| m.word(d, 0))
             .collect();
         let mut seen = FxHashSet::default();
         for k in 3..m.operands(i).len() {
             let var = m.word(i, k);
             let Some(v) = m.def_index(var) else { continue };
-            if m.insts[v].opcode() != op::OpVariable {
+            if m.opcode(v) != op::OpVariable {
                 continue;
             }
             let class = m.word(v, 2);

@@ -4,8 +4,8 @@
 //! into the parameter's type.
 
 use super::decorations::{decorations, Applied};
-use super::module::Module;
 use crate::grammar::op;
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 /// Pointer types `arg` and `param` whose pointees logically match, every

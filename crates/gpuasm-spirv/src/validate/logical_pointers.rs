@@ -9,9 +9,9 @@
 //! Then the variable pointer rules (`variable_pointers`). None of it
 //! applies with spirv-val's `--relax-logical-pointer`.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{addressing_model, capability, op, storage_class, OperandKind};
+use crate::module::Module;
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let Some(model) = m.addressing_model() else {

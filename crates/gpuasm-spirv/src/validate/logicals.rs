@@ -4,9 +4,9 @@
 //! pointers with variable pointers; images and samplers with
 //! BindlessTextureNV), in spirv-val's words and order (validate_logicals.cpp).
 
-use super::module::Module;
 use super::operands::shape;
 use crate::grammar::{addressing_model, capability, op};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// The component count of a scalar or vector type (spirv-val's

@@ -12,9 +12,9 @@
 //! Each instruction reports its first problem, in the order spirv-val
 //! checks them.
 
-use super::module::{is_constant, Module};
 use super::{ErrorKind, Report, ValidatorOptions};
 use crate::grammar::{addressing_model, capability, decoration, op, storage_class as sc, OperandKind};
+use crate::module::{is_constant, Module};
 use rustc_hash::FxHashSet;
 
 /// The loads and stores whose memory operands spirv-val checks as OpLoad's
@@ -63,7 +63,7 @@ struct Ctx<'a, 'm> {
 pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mut Report) {
     let model = m.addressing_model();
     let decorations = (0..m.insts.len())
-        .filter_map(|i| match m.insts[i].opcode() {
+        .filter_map(|i| match m.opcode(i) {
             op::OpDecorate | op::OpDecorateId | op::OpDecorateString => Some((m.word(i, 0), m.word(i, 1))),
             op::OpMemberDecorate | op::OpMemberDecorateString => Some((m.word(i, 0), m.word(i, 2))),
             _ => None,
@@ -80,14 +80,14 @@ pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mu
         decorations,
         forward: forward_pointers(m),
         small_types: (0..m.insts.len()).any(|i| {
-            matches!(m.insts[i].opcode(), op::OpTypeInt | op::OpTypeFloat)
+            matches!(m.opcode(i), op::OpTypeInt | op::OpTypeFloat)
                 && m.operands(i).len() > 1
                 && matches!(m.word(i, 1), 8 | 16)
         }),
     };
     let mut in_function = false;
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpFunction => in_function = true,
             op::OpFunctionEnd => in_function = false,
             _ => {}
@@ -115,7 +115,7 @@ fn pointer_type(m: &Module, ty: u32) -> Option<(u16, u32, u32)> {
 /// Pointer types declared by OpTypeForwardPointer (spirv-val does not
 /// look through them).
 pub(super) fn forward_pointers(m: &Module) -> FxHashSet<u32> {
-    (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect()
+    (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect()
 }
 
 pub(super) fn contains_in(
@@ -345,7 +345,7 @@ impl Ctx<'_, '_> {
 
     fn problem(&self, r: &mut Report, i: usize, in_function: bool) -> Option<String> {
         let m = self.m;
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpTypeUntypedPointerKHR if self.vulkan => match m.word(i, 1) {
                 sc::Workgroup if !self.has(capability::WorkgroupMemoryExplicitLayoutKHR) => Some(
                     "Workgroup storage class untyped pointers in Vulkan require WorkgroupMemoryExplicitLayoutKHR \
@@ -385,7 +385,7 @@ impl Ctx<'_, '_> {
     /// OpVariable and OpUntypedVariableKHR.
     fn variable(&self, r: &mut Report, i: usize, in_function: bool) -> Option<String> {
         let m = self.m;
-        let untyped = m.insts[i].opcode() == op::OpUntypedVariableKHR;
+        let untyped = m.opcode(i) == op::OpUntypedVariableKHR;
         let result_type = m.insts[i].result_type;
         let (ptr_opcode, result_class, pointee) = pointer_type(m, result_type).unwrap_or((0, 0, 0));
         if untyped && ptr_opcode != op::OpTypeUntypedPointerKHR {
@@ -768,7 +768,7 @@ impl Ctx<'_, '_> {
     /// `at` of a load, store, copy or cooperative matrix load/store.
     fn memory_access(&self, i: usize, at: usize) -> Option<String> {
         let m = self.m;
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let (target, source) = match opcode {
             _ if LOADS.contains(&opcode) => (m.word(i, 2), 0),
             op::OpCopyMemory | op::OpCopyMemorySized => (m.word(i, 0), m.word(i, 1)),
@@ -862,7 +862,7 @@ impl Ctx<'_, '_> {
             let s = r.id(source);
             return Some(format!("Source operand <id> {s} is not a pointer."));
         };
-        let sized = m.insts[i].opcode() == op::OpCopyMemorySized;
+        let sized = m.opcode(i) == op::OpCopyMemorySized;
         let first_access = if sized { 3 } else { 2 };
         if !sized {
             let typed = |p: (u16, u32, u32)| (p.0 == op::OpTypePointer).then_some(p.2);
@@ -1184,7 +1184,7 @@ impl Ctx<'_, '_> {
     /// classes.
     fn ptr_access_chain(&self, i: usize) -> Option<String> {
         let m = self.m;
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let untyped = opcode != op::OpPtrAccessChain;
         let base = m.word(i, if untyped { 3 } else { 2 });
         let base_type = m.type_of(base);
@@ -1308,7 +1308,7 @@ impl Ctx<'_, '_> {
     /// OpCooperativeMatrixLoadKHR / OpCooperativeMatrixStoreKHR.
     fn matrix_load_store(&self, r: &mut Report, i: usize) -> Option<String> {
         let m = self.m;
-        let load = m.insts[i].opcode() == op::OpCooperativeMatrixLoadKHR;
+        let load = m.opcode(i) == op::OpCooperativeMatrixLoadKHR;
         let opname = if load { "spv::Op::OpCooperativeMatrixLoadKHR" } else { "spv::Op::OpCooperativeMatrixStoreKHR" };
         let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };
         if m.def_opcode(matrix) != Some(op::OpTypeCooperativeMatrixKHR) {
@@ -1415,7 +1415,7 @@ impl Ctx<'_, '_> {
     /// type and the memory operands (not yet: the pointer and the offset).
     fn vector_load_store(&self, r: &mut Report, i: usize) -> Option<String> {
         let m = self.m;
-        let load = m.insts[i].opcode() == op::OpCooperativeVectorLoadNV;
+        let load = m.opcode(i) == op::OpCooperativeVectorLoadNV;
         let vector = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 2)) };
         if m.def_opcode(vector) != Some(op::OpTypeCooperativeVectorNV) {
             let t = r.id(vector);
@@ -1440,7 +1440,7 @@ impl Ctx<'_, '_> {
                 "Instruction on logical pointers cannot be used without a variable pointers capability".into(),
             );
         }
-        let diff = m.insts[i].opcode() == op::OpPtrDiff;
+        let diff = m.opcode(i) == op::OpPtrDiff;
         let rt = m.def_opcode(m.insts[i].result_type);
         if diff && rt != Some(op::OpTypeInt) {
             return Some("Result Type must be an integer scalar".into());

@@ -6,8 +6,8 @@
 //! no ordering at Invocation scope. A compare-exchange's Unequal semantics
 //! are no stronger than its Equal ones.
 
-use super::module::{is_constant, Module};
 use crate::grammar::{capability as cap, memory_model, memory_semantics as ms, op, scope};
+use crate::module::{is_constant, Module};
 use rustc_hash::FxHashSet;
 
 /// What the rules look at beyond the instruction.
@@ -53,7 +53,7 @@ impl Context<'_, '_> {
     /// whose memory scope is the id `memory_scope`.
     pub fn problem(&self, i: usize, k: usize, memory_scope: u32) -> Option<String> {
         let m = self.m;
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let name = &m.insts[i].info.name[2..];
         let id = m.word(i, k);
         let has = |c: u32| self.caps.contains(&c);

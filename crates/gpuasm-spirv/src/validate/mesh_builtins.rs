@@ -9,8 +9,8 @@
 //!   decorated PerPrimitiveEXT, and an interface array of them has as many
 //!   elements as OutputPrimitivesEXT.
 
-use super::module::Module;
 use crate::grammar::{built_in as bi, decoration, execution_mode as mode, execution_model as em, op, OperandKind};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The VUIDs of a per-primitive built-in: (type, array size, block array
@@ -67,7 +67,7 @@ impl EntryPoints {
             decorations: FxHashSet::default(),
         };
         for i in 0..m.insts.len() {
-            match m.insts[i].opcode() {
+            match m.opcode(i) {
                 op::OpEntryPoint => {
                     let f = m.word(i, 1);
                     if !e.list.contains(&f) {
@@ -153,7 +153,7 @@ pub(super) fn definition_error(m: &Module, eps: &mut EntryPoints, d: &Decl) -> O
         for f in mesh {
             if eps.listed(m, f, target).is_some() && !eps.cull.insert(f) {
                 let function = m.def_index(f).map_or_else(String::new, |i| {
-                    format!("ID <{f}> ({})", crate::grammar::instruction(m.insts[i].opcode()).map_or("?", |x| x.name))
+                    format!("ID <{f}> ({})", crate::grammar::instruction(m.opcode(i)).map_or("?", |x| x.name))
                 });
                 return Some(format!(
                     "{} There must be only one declaration of the CullPrimitiveEXT associated in entry point's \

@@ -4,9 +4,9 @@
 //! and the operands of OpAssumeTrueKHR and OpExpectKHR
 //! (SPV_KHR_expect_assume).
 
-use super::module::Module;
 use super::operands::shape;
 use crate::grammar::op;
+use crate::module::Module;
 
 /// What spirv-val says of instruction `i`, if it covers it and it is wrong.
 pub(super) fn problem(m: &Module, i: usize) -> Option<String> {

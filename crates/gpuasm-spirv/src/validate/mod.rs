@@ -2,7 +2,7 @@
 //! specification (2.4 logical layout, 2.16 validation rules, instruction
 //! "must" sentences) and answers as spirv-val 2025.5 does.
 //!
-//! The module is read once into a [`module::Module`]; each pass is a small
+//! The module is read once into a [`crate::module::Module`]; each pass is a small
 //! module of its own that reports every independent error it finds.
 //!
 //! ```
@@ -54,10 +54,8 @@ mod memory_semantics;
 mod mesh_builtins;
 mod misc;
 mod modes;
-pub mod module;
 mod non_uniform;
 mod numeric_conversions;
-mod opcode_set;
 mod opencl;
 mod operands;
 mod phi;
@@ -80,10 +78,10 @@ mod workgroup_size;
 
 use crate::binary::BinaryError;
 use crate::dis;
+use crate::module::Module;
 use crate::TargetEnv;
 pub use block_layout::BlockLayout;
 pub use limits::Limits;
-use module::Module;
 use std::fmt;
 
 /// Validator switches (spirv-val's options).

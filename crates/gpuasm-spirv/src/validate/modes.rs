@@ -3,9 +3,9 @@
 //! entry point, that the mode suits the instruction (id operands or not)
 //! and every model the target is an entry point of, as spirv-val checks.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{built_in, capability, decoration, execution_mode as em, execution_model as model, op};
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -25,11 +25,11 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let mut modes: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
     let mut local_size_elsewhere = false;
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpEntryPoint => models.entry(m.word(i, 1)).or_default().push(m.word(i, 0)),
             op::OpExecutionMode | op::OpExecutionModeId => {
                 modes.entry(m.word(i, 0)).or_default().insert(m.word(i, 1));
-                local_size_elsewhere |= m.insts[i].opcode() == op::OpExecutionModeId && m.word(i, 1) == em::LocalSizeId;
+                local_size_elsewhere |= m.opcode(i) == op::OpExecutionModeId && m.word(i, 1) == em::LocalSizeId;
             }
             op::OpDecorate if m.operands(i).len() > 2 => {
                 local_size_elsewhere |= m.word(i, 1) == decoration::BuiltIn && m.word(i, 2) == built_in::WorkgroupSize;
@@ -40,7 +40,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     }
     let none = FxHashSet::default();
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpEntryPoint => {
                 let set = modes.get(&m.word(i, 1)).unwrap_or(&none);
                 let message = if caps.contains(&capability::Shader) { shader_modes(m.word(i, 0), set) } else { None };
@@ -98,7 +98,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
 /// stand in the module (spirv-val checks it once the module is read).
 fn mixes_mesh_kinds(m: &Module) -> bool {
     let models: Vec<u32> =
-        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpEntryPoint).map(|i| m.word(i, 0)).collect();
+        (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint).map(|i| m.word(i, 0)).collect();
     models.iter().any(|&x| matches!(x, model::TaskEXT | model::MeshEXT))
         && models.iter().any(|&x| matches!(x, model::TaskNV | model::MeshNV))
 }
@@ -123,7 +123,7 @@ const REPEATABLE_MODES: &[u32] = &[
 fn duplicate_modes(m: &Module, r: &mut Report) {
     let mut seen = FxHashSet::default();
     for i in 0..m.insts.len() {
-        if !matches!(m.insts[i].opcode(), op::OpExecutionMode | op::OpExecutionModeId) {
+        if !matches!(m.opcode(i), op::OpExecutionMode | op::OpExecutionModeId) {
             continue;
         }
         let (entry, mode) = (m.word(i, 0), m.word(i, 1));
@@ -333,7 +333,7 @@ fn constant_id_modes(mode: u32) -> bool {
 /// spirv-val's `spvOpcodeIsConstant`: the core constants and the
 /// extensions' (strings of SPV_AMDX_shader_enqueue among them).
 fn is_constant(opcode: u16) -> bool {
-    super::module::is_constant(opcode)
+    crate::module::is_constant(opcode)
         || matches!(
             opcode,
             op::OpConstantFunctionPointerINTEL
@@ -360,7 +360,7 @@ fn mode_error(
     allow_localsizeid: bool,
 ) -> Option<&'static str> {
     let mode = m.word(i, 1);
-    if m.insts[i].opcode() == op::OpExecutionModeId {
+    if m.opcode(i) == op::OpExecutionModeId {
         if !takes_ids(mode) {
             return Some(
                 "OpExecutionModeId is only valid when the Mode operand is an execution mode that takes Extra \

@@ -4,9 +4,9 @@
 //! for the width conversions, and OpQuantizeToF16 on 32-bit floats, in
 //! spirv-val's words and order (validate_conversion.cpp).
 
-use super::module::Module;
 use super::operands::{shape, Shape};
 use crate::grammar::op;
+use crate::module::Module;
 
 /// What a conversion takes: a kind of result and of input.
 #[derive(Copy, Clone, PartialEq)]

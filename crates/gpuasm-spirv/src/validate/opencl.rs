@@ -4,11 +4,11 @@
 //! operands of the result type, integer ones, pointer-writing ones, the
 //! vector loads and stores, printf...), checked in spirv-val's order.
 
-use super::module::Module;
 use super::operands::shape;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{op, ExtInstInfo};
+use crate::module::Module;
 
 /// The operand-type shape of one instruction.
 #[derive(Copy, Clone, PartialEq)]

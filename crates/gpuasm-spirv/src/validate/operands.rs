@@ -3,9 +3,9 @@
 //! types their descriptions require (spec 3.32), parameters match the
 //! function type and returned values the return type.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op, OperandKind};
+use crate::module::Module;
 use crate::TargetEnv;
 
 /// A scalar or vector of numbers or booleans.
@@ -196,7 +196,7 @@ impl Checker<'_, '_> {
         let caps = &self.m.declared_capabilities;
         caps.contains(&capability::Shader)
             && caps.contains(&capability::CooperativeMatrixNV)
-            && !self.m.def_opcode(id).is_some_and(super::module::is_constant)
+            && !self.m.def_opcode(id).is_some_and(crate::module::is_constant)
     }
 
     fn value_operands(&self) -> std::ops::Range<usize> {
@@ -609,7 +609,7 @@ impl Checker<'_, '_> {
         let f32x = |t: u32, n: u32| numeric(t, op::OpTypeFloat, n);
         let intersection = |k: usize| {
             let id = m.word(self.i, k);
-            (!int32(m.type_of(id)) || !m.def(id).is_some_and(|d| super::module::is_constant(d.opcode())))
+            (!int32(m.type_of(id)) || !m.def(id).is_some_and(|d| crate::module::is_constant(d.opcode())))
                 .then_some("expected Intersection ID to be a constant 32-bit int scalar")
         };
         let operand = |k: usize| self.operand_type(k);
@@ -994,7 +994,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
     let shader = caps.contains(&crate::grammar::capability::Shader) && super::small_types::any_limited(m);
     let psb_bitcasts = m.header.version_parts() >= (1, 5)
-        || (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == op::OpExtension).any(|i| {
+        || (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpExtension).any(|i| {
             let o = m.operands(i)[0];
             let start = m.insts[i].offset as usize + o.offset as usize;
             crate::binary::literal_string_bytes(&m.words[start..start + o.num_words as usize])
@@ -1007,7 +1007,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let mut fn_type = 0;
     let mut fn_id = 0;
     let targets = |opcode: u16, k: usize| -> rustc_hash::FxHashSet<u32> {
-        (0..m.insts.len()).filter(|&i| m.insts[i].opcode() == opcode).map(|i| m.word(i, k)).collect()
+        (0..m.insts.len()).filter(|&i| m.opcode(i) == opcode).map(|i| m.word(i, k)).collect()
     };
     let entry_points = targets(op::OpEntryPoint, 1);
     let called = targets(op::OpFunctionCall, 2);

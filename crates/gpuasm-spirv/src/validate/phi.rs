@@ -3,9 +3,9 @@
 //! addressing, values of the result type, and parents that are exactly
 //! the block's predecessors, each named once (spirv-val's control-flow pass).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{addressing_model, capability, op};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Each block's predecessors (with repeats: a branch naming a block twice

@@ -5,9 +5,9 @@
 //! non-zero stride), in spirv-val's words and order
 //! (validate_memory.cpp, ValidateRawAccessChain).
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{op, raw_access_chain_operands as robust, storage_class as sc};
+use crate::module::Module;
 
 fn opcode_name(m: &Module, id: u32) -> &'static str {
     m.def_opcode(id).and_then(crate::grammar::instruction).map_or("Nop", |info| info.name)
@@ -88,7 +88,7 @@ fn problem(m: &Module, i: usize, r: &mut Report) -> Option<String> {
 
 pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
-        if m.insts[i].opcode() != op::OpRawAccessChainNV {
+        if m.opcode(i) != op::OpRawAccessChainNV {
             continue;
         }
         if let Some(message) = problem(m, i, r) {

@@ -4,8 +4,8 @@
 //! the Object of an OpStore, through a pointer to a 16-bit float scalar or
 //! vector in a storage class that holds 16-bit data.
 
-use super::module::Module;
 use crate::grammar::{fp_rounding_mode, op, storage_class as sc};
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 const PREFIX: &str = "FPRoundingMode decoration can be applied only to";
@@ -60,7 +60,7 @@ impl Uses {
     /// What spirv-val says of FPRoundingMode `mode` on the instruction at
     /// `at`.
     pub fn problem(&self, m: &Module, at: usize, mode: u32, vulkan: bool) -> Option<String> {
-        if m.insts[at].opcode() != op::OpFConvert {
+        if m.opcode(at) != op::OpFConvert {
             return Some(format!("{PREFIX} a width-only conversion instruction for floating-point object."));
         }
         if vulkan && mode != fp_rounding_mode::RTE && mode != fp_rounding_mode::RTZ {
@@ -77,7 +77,7 @@ impl Uses {
 
 /// What is wrong with a use of the rounded value as operand `k` of `i`.
 fn store_problem(m: &Module, i: usize, k: usize) -> Option<String> {
-    if m.insts[i].opcode() != op::OpStore || k != 1 {
+    if m.opcode(i) != op::OpStore || k != 1 {
         return Some(format!("{PREFIX} the Object operand of an OpStore."));
     }
     let ptr_type = m.type_of(m.word(i, 0));

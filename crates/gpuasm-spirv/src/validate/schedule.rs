@@ -182,7 +182,7 @@ pub(crate) fn threads() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::module::Module;
+    use crate::module::Module;
     use crate::validate::{ErrorKind, ValidatorOptions};
 
     /// A module large enough to be shared out.

@@ -6,10 +6,10 @@
 //! its function to.
 
 use super::execution_limits::{Context, Limitation, Models};
-use super::module::Module;
-use super::opcode_set::OpcodeSet;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, execution_model as em, memory_model, op, scope, OperandKind};
+use crate::module::opcode_set::OpcodeSet;
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 
@@ -59,7 +59,7 @@ fn non_uniform(opcode: u16) -> bool {
 /// The scope operands (operand index, kind) spirv-val validates as
 /// execution or memory scopes, memory accesses' aside.
 fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     match opcode {
         op::OpControlBarrier => vec![(0, Kind::Execution), (1, Kind::Memory)],
         op::OpMemoryBarrier => vec![(0, Kind::Memory)],
@@ -77,7 +77,7 @@ fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
 /// Whether [`check`] (or the atomics) validate the scopes of instruction
 /// `i` whole, their type and constancy included.
 pub(crate) fn checks_scopes_of(m: &Module, i: usize) -> bool {
-    !scope_operands(m, i).is_empty() || matches!(m.insts[i].opcode(), op::OpDecorateId | op::OpReadClockKHR)
+    !scope_operands(m, i).is_empty() || matches!(m.opcode(i), op::OpDecorateId | op::OpReadClockKHR)
 }
 
 /// OpReadClockKHR: a scope Vulkan (Subgroup, Device) or OpenCL (also
@@ -136,7 +136,7 @@ fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<
         if shader && !caps.contains(&cap::CooperativeMatrixNV) {
             return Err("Scope ids must be OpConstant when Shader capability is present".into());
         }
-        if shader && !m.def_opcode(id).is_some_and(super::module::is_constant) {
+        if shader && !m.def_opcode(id).is_some_and(crate::module::is_constant) {
             return Err(
                 "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability is \
                  present"
@@ -154,7 +154,7 @@ fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<
 /// The memory scopes of memory access and image operands
 /// (MakePointerAvailable/Visible, MakeTexelAvailable/Visible).
 fn access_scopes<'a>(m: &'a Module, i: usize) -> impl Iterator<Item = usize> + 'a {
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     let access = matches!(opcode, op::OpLoad | op::OpStore | op::OpCopyMemory | op::OpCopyMemorySized)
         || m.insts[i].info.name.starts_with("OpImage");
     m.operands(i).iter().enumerate().filter(move |(_, o)| access && o.kind == OperandKind::IdScope).map(|(k, _)| k)
@@ -186,7 +186,7 @@ fn vuid(env: TargetEnv, name: &str) -> String {
 
 /// The rules of a constant execution scope `value` on instruction `i`.
 fn execution_scope(m: &Module, env: TargetEnv, i: usize, value: u32) -> Option<String> {
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     let name = &m.insts[i].info.name[2..];
     let group = non_uniform(opcode);
     if vulkan(env) {
@@ -270,7 +270,7 @@ pub(crate) fn memory_scope_rules(
 /// The memory semantics operands of barriers and atomics, each with the
 /// operand index of its memory scope.
 fn semantics_operands(m: &Module, i: usize) -> Vec<(usize, usize)> {
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     match opcode {
         op::OpControlBarrier | op::OpMemoryNamedBarrier => vec![(2, 1)],
         op::OpMemoryBarrier => vec![(1, 0)],
@@ -290,7 +290,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
     let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps };
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         // Atomics check their scopes with their other rules.
         let scoped = matches!(
             opcode,
@@ -299,7 +299,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         if !scoped {
             continue;
         }
-        if m.insts[i].opcode() == op::OpReadClockKHR {
+        if m.opcode(i) == op::OpReadClockKHR {
             if let Some(message) = read_clock(m, env, caps, i) {
                 r.error(ErrorKind::OperandType, i, message);
                 if r.full() {
@@ -360,7 +360,7 @@ pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
         return;
     }
     let m = cx.m;
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     let scopes = scope_operands(m, i).into_iter().chain(access_scopes(m, i).map(|k| (k, Kind::Memory)));
     for (k, kind) in scopes {
         if k >= m.operands(i).len() {

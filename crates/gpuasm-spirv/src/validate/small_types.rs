@@ -3,9 +3,9 @@
 //! they may be loaded, stored, copied, decorated and converted to another
 //! width, and nothing else, as spirv-val checks.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op};
+use crate::module::Module;
 use rustc_hash::FxHashSet;
 
 /// Whether `ty` holds an 8- or 16-bit number its capabilities only allow
@@ -102,7 +102,7 @@ pub(crate) fn check_uses(m: &Module, shader: bool, r: &mut Report) {
     let mut reported: FxHashSet<u32> = FxHashSet::default();
     for i in 0..m.insts.len() {
         let allowed = matches!(
-            m.insts[i].opcode(),
+            m.opcode(i),
             op::OpDecorate
                 | op::OpDecorateId
                 | op::OpCopyObject
@@ -116,7 +116,7 @@ pub(crate) fn check_uses(m: &Module, shader: bool, r: &mut Report) {
         }
         for (_, id) in m.id_operands(i) {
             if limited_results.contains(&id) && reported.insert(id) {
-                first_bad.push((m.defs[&id], i));
+                first_bad.push((m.defs.at(id), i));
             }
         }
     }

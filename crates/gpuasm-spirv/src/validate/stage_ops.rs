@@ -4,9 +4,9 @@
 //! invocation queries (a bool), named barriers (their own type), and where
 //! PerPrimitiveEXT variables may live.
 
-use super::module::{is_constant, Module};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, decoration, execution_model as em, op, storage_class as sc};
+use crate::module::{is_constant, Module};
 use crate::TargetEnv;
 
 fn int_scalar(m: &Module, ty: u32) -> bool {
@@ -49,7 +49,7 @@ fn problem(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
             }
             let payload = m.word(i, 3);
             match m.def_index(payload) {
-                Some(d) if m.insts[d].opcode() == op::OpVariable => (m.word(d, 2) != sc::TaskPayloadWorkgroupEXT)
+                Some(d) if m.opcode(d) == op::OpVariable => (m.word(d, 2) != sc::TaskPayloadWorkgroupEXT)
                     .then(|| "Payload OpVariable must have a storage class of TaskPayloadWorkgroupEXT".into()),
                 _ => Some("Payload must be the result of a OpVariable".into()),
             }
@@ -82,11 +82,11 @@ fn problem(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
 /// one lists `var` in its interface.
 fn interface_of_all(m: &Module, var: u32, model: u32) -> bool {
     let mut found = false;
-    for e in (0..m.insts.len()).filter(|&e| m.insts[e].opcode() == op::OpEntryPoint) {
+    for e in (0..m.insts.len()).filter(|&e| m.opcode(e) == op::OpEntryPoint) {
         let function = m.word(e, 1);
         // The models of that entry point's function.
         let has_model = (0..m.insts.len())
-            .any(|x| m.insts[x].opcode() == op::OpEntryPoint && m.word(x, 1) == function && m.word(x, 0) == model);
+            .any(|x| m.opcode(x) == op::OpEntryPoint && m.word(x, 1) == function && m.word(x, 0) == model);
         if !has_model {
             return false;
         }

@@ -122,7 +122,7 @@ const LIMITS: &[Limit] = &[
 pub(crate) fn any_limited(cx: &Context) -> bool {
     let m = cx.m;
     (0..m.insts.len()).any(|i| {
-        let class = match m.insts[i].opcode() {
+        let class = match m.opcode(i) {
             op::OpTypePointer if m.operands(i).len() > 1 => m.word(i, 1),
             op::OpVariable if m.operands(i).len() > 2 => m.word(i, 2),
             _ => return false,
@@ -161,7 +161,7 @@ pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
 /// (spirv-val's OpStore rules).
 pub(crate) fn read_only_limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
     let m = cx.m;
-    if m.insts[i].opcode() != op::OpStore || m.operands(i).is_empty() {
+    if m.opcode(i) != op::OpStore || m.operands(i).is_empty() {
         return;
     }
     let pointer_type = m.type_of(m.word(i, 0));

@@ -3,9 +3,9 @@
 //! the same layout (spirv-val's `AreLayoutCompatibleStructs`).
 
 use super::decorations::{decorations, Applied};
-use super::module::Module;
 use super::Report;
 use crate::grammar::{decoration, op};
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 /// What spirv-val says of storing `object` through `ptr`, whose pointee

@@ -12,10 +12,10 @@
 //! 0, blocks shifted by one) leads to every block nothing else reaches.
 
 use super::constructs;
-use super::dominance::postorder;
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
+use crate::module::dominators::postorder;
+use crate::module::Module;
 use rustc_hash::FxHashMap;
 use std::ops::Range;
 
@@ -46,7 +46,7 @@ pub(super) fn roles(m: &Module, blocks: &[(u32, Range<usize>)], index: &dyn Fn(u
             continue;
         }
         let i = range.end - 2;
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         if opcode != op::OpSelectionMerge && opcode != op::OpLoopMerge {
             continue;
         }
@@ -170,7 +170,7 @@ pub(super) fn check(
 
     // Back-edges only to loop headers, one per loop.
     let edges = back_edges(&graph, succ);
-    let is_loop = |b: usize| roles.merge_inst[b].is_some_and(|i| m.insts[i].opcode() == op::OpLoopMerge);
+    let is_loop = |b: usize| roles.merge_inst[b].is_some_and(|i| m.opcode(i) == op::OpLoopMerge);
     let mut latches: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(from, to) in &edges {
         if !is_loop(to) {
@@ -223,16 +223,16 @@ pub(super) fn check(
         let merge = roles.merge_inst[b];
         if let Some(i) = merge {
             seen.insert(m.word(i, 0));
-            if m.insts[i].opcode() == op::OpLoopMerge {
+            if m.opcode(i) == op::OpLoopMerge {
                 seen.insert(m.word(i, 1));
             }
         }
         let last = blocks[b].1.end - 1;
-        match m.insts[last].opcode() {
+        match m.opcode(last) {
             op::OpBranchConditional => {
                 let t = seen.insert(m.word(last, 1));
                 let f = seen.insert(m.word(last, 2));
-                let selection = merge.is_some_and(|i| m.insts[i].opcode() == op::OpSelectionMerge);
+                let selection = merge.is_some_and(|i| m.opcode(i) == op::OpSelectionMerge);
                 if !selection && t && f {
                     r.error(ErrorKind::StructuredControlFlow, last, "Selection must be structured");
                     return false;

@@ -5,9 +5,9 @@
 //! validate_tensor.cpp).
 
 use super::memory::constant_u64;
-use super::module::{is_constant, Module};
 use super::{ErrorKind, Report};
 use crate::grammar::{op, tensor_operands as to};
+use crate::module::{is_constant, Module};
 
 fn is_int(m: &Module, ty: u32) -> bool {
     m.def_opcode(ty) == Some(op::OpTypeInt)
@@ -97,7 +97,7 @@ fn type_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
         return None;
     }
     let shape = m.word(i, 3);
-    let Some(s) = m.def_index(shape).filter(|&s| is_constant(m.insts[s].opcode())) else {
+    let Some(s) = m.def_index(shape).filter(|&s| is_constant(m.opcode(s))) else {
         return Some(format!("OpTypeTensorARM Shape <id> {} is not a constant instruction.", r.id(shape)));
     };
     if !is_int_array(m, m.type_of(shape), rank_value) {
@@ -333,7 +333,7 @@ fn query_problem(m: &Module, i: usize) -> Option<String> {
 /// The tensor access instructions (spirv-val's tensor pass).
 pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
-        let message = match m.insts[i].opcode() {
+        let message = match m.opcode(i) {
             op::OpTensorReadARM => read_problem(m, i).map(String::from),
             op::OpTensorWriteARM => write_problem(m, i).map(String::from),
             op::OpTensorQuerySizeARM => query_problem(m, i),

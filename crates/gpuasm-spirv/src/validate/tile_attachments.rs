@@ -4,8 +4,8 @@
 //! (no OpImageQuery* on a load of it); the variable has a DescriptorSet and
 //! a Binding and no Component.
 
-use super::module::Module;
 use crate::grammar::{decoration, dim, op};
+use crate::module::Module;
 
 /// Image queries a tile attachment must not feed.
 const QUERIES: &[u16] = &[
@@ -61,11 +61,11 @@ pub(super) fn problem(m: &Module, i: usize, decorated: &dyn Fn(u32, u32) -> bool
 /// Whether a load of `var` is an operand of an image query.
 fn queried(m: &Module, var: u32) -> bool {
     let loads: Vec<u32> = (0..m.insts.len())
-        .filter(|&k| m.insts[k].opcode() == op::OpLoad && m.word(k, 2) == var)
+        .filter(|&k| m.opcode(k) == op::OpLoad && m.word(k, 2) == var)
         .map(|k| m.insts[k].result_id)
         .collect();
     !loads.is_empty()
         && (0..m.insts.len())
-            .filter(|&k| QUERIES.contains(&m.insts[k].opcode()))
+            .filter(|&k| QUERIES.contains(&m.opcode(k)))
             .any(|k| m.id_operands(k).any(|(_, id)| loads.contains(&id)))
 }

@@ -10,9 +10,9 @@
 //! reported, and it stops the pass, as spirv-val stops at its first error.
 
 use super::decorations::{decorations, Applied};
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, decoration as d, op, storage_class, OperandKind};
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -124,7 +124,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     // Constants interleave with types: spirv-val checks both in module order.
     let constants = super::constant_decls::Context::new(m, cx.caps.clone());
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         if opcode == op::OpFunction {
             return;
         }
@@ -245,11 +245,11 @@ fn array_problem(m: &Module, cx: &Ctx, r: &mut Report, i: usize) -> Option<Strin
             r.id(element)
         ));
     }
-    if m.insts[i].opcode() != op::OpTypeArray {
+    if m.opcode(i) != op::OpTypeArray {
         return None;
     }
     let length = m.word(i, 2);
-    if !m.def_opcode(length).is_some_and(super::module::is_constant) {
+    if !m.def_opcode(length).is_some_and(crate::module::is_constant) {
         return Some(format!("OpTypeArray Length <id> {} is not a scalar constant type.", r.id(length)));
     }
     let ty = m.type_of(length);

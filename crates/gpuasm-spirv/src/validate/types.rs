@@ -4,9 +4,9 @@
 //! access chains walk real composites, calls match the callee, member
 //! names and decorations target structures, array lengths are constants.
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, decoration, op, storage_class, OperandKind};
+use crate::module::Module;
 
 /// The pointee and storage class of a typed pointer type.
 fn pointer(m: &Module, ty: u32) -> Option<(u32, u32)> {
@@ -601,7 +601,7 @@ fn initializer_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let init = m.def(m.word(i, 3));
     let module_scope_var = init.is_some_and(|d| d.opcode() == op::OpVariable)
         && m.def_index(m.word(i, 3)).is_some_and(|k| m.word(k, 2) != storage_class::Function);
-    let constant = init.is_some_and(|d| super::module::is_constant(d.opcode()));
+    let constant = init.is_some_and(|d| crate::module::is_constant(d.opcode()));
     if !(constant || module_scope_var) {
         let t = r.id(m.word(i, 3));
         return Some(format!("Variable Initializer <id> {t} is not a constant or module-scope variable."));
@@ -703,7 +703,7 @@ const REPEATABLE: &[u32] = &[
 fn check_duplicate_decorations(m: &Module, r: &mut Report) {
     let mut seen: rustc_hash::FxHashSet<(u32, u32, u32)> = Default::default();
     for i in 0..m.insts.len() {
-        let (target, member, dec) = match m.insts[i].opcode() {
+        let (target, member, dec) = match m.opcode(i) {
             op::OpDecorate | op::OpDecorateId | op::OpDecorateString => (m.word(i, 0), u32::MAX, m.word(i, 1)),
             op::OpMemberDecorate | op::OpMemberDecorateString => (m.word(i, 0), m.word(i, 1), m.word(i, 2)),
             _ => continue,
@@ -744,7 +744,7 @@ fn largest_scalar(m: &Module, ty: u32, depth: u32) -> u32 {
 /// An Aligned memory operand is a power of two, and through
 /// PhysicalStorageBuffer pointers covers the largest scalar accessed.
 fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
-    let (ptr, mask_at) = match m.insts[i].opcode() {
+    let (ptr, mask_at) = match m.opcode(i) {
         op::OpLoad => (m.word(i, 2), 3),
         op::OpStore => (m.word(i, 0), 2),
         _ => return,
@@ -780,7 +780,7 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpStore
                 if vulkan && !r.options.before_hlsl_legalization && contains_handle(m, m.type_of(m.word(i, 1)), 0) =>
             {

@@ -10,8 +10,8 @@
 //! phis, calls and returns, copies, and the stores into Function or
 //! Private variables that hold pointers.
 
-use super::module::Module;
 use crate::grammar::{capability, decoration, op, storage_class as sc, OperandKind};
+use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(super) struct VariablePointers<'a, 'm> {
@@ -64,7 +64,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             for (k, id) in m.id_operands(i) {
                 uses.entry(id).or_default().push((i, k));
             }
-            match m.insts[i].opcode() {
+            match m.opcode(i) {
                 op::OpFunction => (function, param) = (m.insts[i].result_id, 0),
                 op::OpFunctionParameter => {
                     params.insert(i, (function, param));
@@ -103,7 +103,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             .get(&function)
             .into_iter()
             .flatten()
-            .filter(|&&(c, k)| k == 2 && m.insts[c].opcode() == op::OpFunctionCall && m.operands(c).len() > 3 + index)
+            .filter(|&&(c, k)| k == 2 && m.opcode(c) == op::OpFunctionCall && m.operands(c).len() > 3 + index)
             .map(|&(c, _)| m.word(c, 3 + index))
             .collect()
     }
@@ -116,7 +116,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         let m = self.m;
         let Some(i) = m.def_index(id) else { return false };
         self.memo.insert(id, false);
-        let v = match m.insts[i].opcode() {
+        let v = match m.opcode(i) {
             op::OpPtrAccessChain
             | op::OpUntypedPtrAccessChainKHR
             | op::OpUntypedInBoundsPtrAccessChainKHR
@@ -181,7 +181,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         let m = self.m;
         let def = |id: u32| m.def_index(id);
         let n = m.operands(i).len();
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpAccessChain | op::OpInBoundsAccessChain | op::OpPtrAccessChain if through_chains => {
                 def(m.word(i, 2)).into_iter().collect()
             }
@@ -197,7 +197,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             op::OpReturnValue | op::OpStore => def(m.word(i, 0)).into_iter().collect(),
             op::OpCopyObject | op::OpLoad => def(m.word(i, 2)).into_iter().collect(),
             op::OpVariable | op::OpUntypedVariableKHR if matches!(m.word(i, 2), sc::Function | sc::Private) => {
-                let init = if m.insts[i].opcode() == op::OpUntypedVariableKHR { 4 } else { 3 };
+                let init = if m.opcode(i) == op::OpUntypedVariableKHR { 4 } else { 3 };
                 let mut out: Vec<usize> = (n > init).then(|| def(m.word(i, init))).flatten().into_iter().collect();
                 // The objects stored through the variable (or a chain into it).
                 let mut stack: Vec<(usize, usize)> = self.uses.get(&m.insts[i].result_id).cloned().unwrap_or_default();
@@ -206,7 +206,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                     if !seen.insert(u) {
                         continue;
                     }
-                    if m.insts[u].opcode() == op::OpStore && k == 0 {
+                    if m.opcode(u) == op::OpStore && k == 0 {
                         out.extend(def(m.word(u, 1)));
                     } else if m.insts[u].result_id != 0 {
                         stack.extend(self.uses.get(&m.insts[u].result_id).into_iter().flatten());
@@ -244,7 +244,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
     /// period).
     fn steps_into_matrix(&self, i: usize, untyped_rule: bool) -> Option<&'static str> {
         let m = self.m;
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let (mut ty, start) = match opcode {
             op::OpAccessChain | op::OpInBoundsAccessChain | op::OpPtrAccessChain => {
                 let pointee = m.def_word(m.type_of(m.word(i, 2)), 3).unwrap_or(0);
@@ -317,7 +317,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         if !self.any_buffer && matches!(inst.opcode(), op::OpSelect | op::OpPhi) {
             let mut sources = FxHashSet::default();
             let mut same_buffer = |k: usize| {
-                let buffer = matches!(m.insts[k].opcode(), op::OpVariable | op::OpUntypedVariableKHR)
+                let buffer = matches!(m.opcode(k), op::OpVariable | op::OpUntypedVariableKHR)
                     && matches!(m.word(k, 2), sc::StorageBuffer | sc::Workgroup);
                 if buffer {
                     sources.insert(k);
@@ -340,7 +340,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                 );
             if !bare_chain {
                 let mut block_array = |k: usize| {
-                    let data = match m.insts[k].opcode() {
+                    let data = match m.opcode(k) {
                         op::OpUntypedVariableKHR if m.operands(k).len() > 3 => m.word(k, 3),
                         op::OpVariable => m.def_word(m.insts[k].result_type, 3).unwrap_or(0),
                         _ => return None,

@@ -6,9 +6,9 @@
 //! IncomingCallableDataKHR variable per entry point, and no bfloat16 or
 //! 8-bit floats in Input or Output, are `entry_points.rs`'s.)
 
-use super::module::Module;
 use super::{ErrorKind, Report};
 use crate::grammar::{op, storage_class as sc};
+use crate::module::Module;
 
 /// The pointee of a typed variable (untyped ones give none).
 fn pointee(m: &Module, var: usize) -> Option<u32> {
@@ -29,7 +29,7 @@ pub(crate) fn check_variables(m: &Module, vulkan: bool, r: &mut Report) {
     let psb =
         |t: u32| m.def_opcode(t) == Some(op::OpTypePointer) && m.def_word(t, 2) == Some(sc::PhysicalStorageBuffer);
     for i in 0..m.insts.len() {
-        if !matches!(m.insts[i].opcode(), op::OpVariable | op::OpUntypedVariableKHR) || !is_input_output(m.word(i, 2)) {
+        if !matches!(m.opcode(i), op::OpVariable | op::OpUntypedVariableKHR) || !is_input_output(m.word(i, 2)) {
             continue;
         }
         let Some(data) = pointee(m, i) else { continue };

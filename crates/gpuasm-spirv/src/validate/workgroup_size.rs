@@ -4,8 +4,8 @@
 //! invocations); in Vulkan, the QCOM tile shading modes only in the stages
 //! that have them. A WorkgroupSize built-in overrides the modes' sizes.
 
-use super::module::Module;
 use crate::grammar::{built_in, capability as cap, decoration, execution_mode as em, execution_model as model, op};
+use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 

@@ -318,7 +318,7 @@ fn per_element(m: &Module, r: &mut Report, i: usize) -> Option<String> {
 }
 
 fn problem(m: &Module, i: usize) -> Option<String> {
-    let opcode = m.insts[i].opcode();
+    let opcode = m.opcode(i);
     let o = Op { m, i, name: &m.insts[i].info.name[2..] };
     match opcode {
         op::OpCooperativeMatrixMulAddNV | op::OpCooperativeMatrixMulAddKHR => return o.mul_add(),
@@ -356,11 +356,8 @@ fn problem(m: &Module, i: usize) -> Option<String> {
 /// passes).
 pub(super) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
-        let message = if m.insts[i].opcode() == op::OpCooperativeMatrixPerElementOpNV {
-            per_element(m, r, i)
-        } else {
-            problem(m, i)
-        };
+        let message =
+            if m.opcode(i) == op::OpCooperativeMatrixPerElementOpNV { per_element(m, r, i) } else { problem(m, i) };
         if let Some(message) = message {
             r.error(ErrorKind::OperandType, i, message);
             return;

@@ -54,7 +54,7 @@ fn opcode_name(m: &Module, ty: u32) -> &'static str {
 /// involved: spirv-val's walk of the indices (a cooperative matrix or
 /// vector gives its component at any index), then the type it reaches.
 fn extract_insert_problem(m: &Module, i: usize) -> Option<String> {
-    let insert = m.insts[i].opcode() == op::OpCompositeInsert;
+    let insert = m.opcode(i) == op::OpCompositeInsert;
     let rt = m.insts[i].result_type;
     let first = if insert { 4 } else { 3 };
     let n = m.operands(i).len();

@@ -112,7 +112,7 @@ fn matrix_problem(m: &Module, i: usize) -> Option<String> {
     if !is_matrix(m, input) {
         return Some(format!("Expected cooperative matrix type for Matrix input: {name}"));
     }
-    let transpose = m.insts[i].opcode() == op::OpCooperativeMatrixTransposeNV;
+    let transpose = m.opcode(i) == op::OpCooperativeMatrixTransposeNV;
     if let Some(p) = shapes_match(m, rt, input, true, transpose) {
         return Some(p.into());
     }
@@ -176,7 +176,7 @@ fn bitcast_array_problem(m: &Module, i: usize) -> Option<String> {
 /// Conversions with cooperative types (spirv-val's conversion pass).
 pub(super) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let touches = || {
             is_special(m, m.insts[i].result_type) || m.operands(i).len() > 2 && is_special(m, m.type_of(m.word(i, 2)))
         };

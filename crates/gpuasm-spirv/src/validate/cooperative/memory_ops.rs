@@ -64,7 +64,7 @@ fn int_operand(m: &Module, r: &mut Report, i: usize, k: usize, name: &str, what:
 /// vector type and memory operands are the memory pass's).
 fn load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     let m = c.m;
-    let load = m.insts[i].opcode() == op::OpCooperativeVectorLoadNV;
+    let load = m.opcode(i) == op::OpCooperativeVectorLoadNV;
     let vector = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 2)) };
     if !is_vector(m, vector) {
         return None;
@@ -79,7 +79,7 @@ fn load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
 /// major flag (the memory operands are the memory pass's).
 fn matrix_load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     let m = c.m;
-    let load = m.insts[i].opcode() == op::OpCooperativeMatrixLoadNV;
+    let load = m.opcode(i) == op::OpCooperativeMatrixLoadNV;
     let name = if load { "spv::Op::OpCooperativeMatrixLoadNV" } else { "spv::Op::OpCooperativeMatrixStoreNV" };
     let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };
     if m.def_opcode(matrix) != Some(op::OpTypeCooperativeMatrixNV) {
@@ -156,7 +156,7 @@ fn reduce_sum(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
 /// OpCooperativeVectorMatrixMulNV / MatrixMulAddNV.
 fn matrix_mul(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     let m = c.m;
-    let bias = m.insts[i].opcode() == op::OpCooperativeVectorMatrixMulAddNV;
+    let bias = m.opcode(i) == op::OpCooperativeVectorMatrixMulAddNV;
     let name =
         if bias { "spv::Op::OpCooperativeVectorMatrixMulAddNV" } else { "spv::Op::OpCooperativeVectorMatrixMulNV" };
     let shift = if bias { 3 } else { 0 };
@@ -235,7 +235,7 @@ pub(super) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             || caps.contains(&capability::VariablePointers),
     };
     for i in 0..m.insts.len() {
-        let message = match m.insts[i].opcode() {
+        let message = match m.opcode(i) {
             op::OpCooperativeVectorLoadNV | op::OpCooperativeVectorStoreNV => load_store(&c, r, i),
             op::OpCooperativeVectorOuterProductAccumulateNV => outer_product(&c, r, i),
             op::OpCooperativeVectorReduceSumAccumulateNV => reduce_sum(&c, r, i),

@@ -13,11 +13,11 @@ mod tensor_layout;
 mod tensor_memory;
 mod types;
 
-use super::module::{is_constant, Module};
-use super::opcode_set::OpcodeSet;
 use super::tensors::component_type;
 use super::Report;
 use crate::grammar::op;
+use crate::module::opcode_set::OpcodeSet;
+use crate::module::{is_constant, Module};
 
 pub(crate) use types::check as check_types;
 

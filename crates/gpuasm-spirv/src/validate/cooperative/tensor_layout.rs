@@ -64,7 +64,7 @@ fn problem(m: &Module, r: &mut Report, i: usize, view: bool, values: Option<Valu
 /// pass).
 pub(super) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
-        let opcode = m.insts[i].opcode();
+        let opcode = m.opcode(i);
         let Some(&(_, view, values)) = RULES.iter().find(|rule| rule.0 == opcode) else { continue };
         if let Some(message) = problem(m, r, i, view, values) {
             r.error(ErrorKind::OperandType, i, message);

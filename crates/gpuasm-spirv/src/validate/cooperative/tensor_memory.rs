@@ -17,7 +17,7 @@ fn memory_access_words(mask: u32) -> usize {
 
 /// The problem with instruction `i`, if any.
 pub(super) fn problem(m: &Module, r: &mut Report, i: usize, logical: bool, vp: bool, vulkan: bool) -> Option<String> {
-    let load = m.insts[i].opcode() == op::OpCooperativeMatrixLoadTensorNV;
+    let load = m.opcode(i) == op::OpCooperativeMatrixLoadTensorNV;
     let name =
         if load { "spv::Op::OpCooperativeMatrixLoadTensorNV" } else { "spv::Op::OpCooperativeMatrixStoreTensorNV" };
     let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };

@@ -58,7 +58,7 @@ fn matrix_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
             ));
         }
     }
-    if m.insts[i].opcode() == op::OpTypeCooperativeMatrixKHR && !int_constant(m, m.word(i, 5)) {
+    if m.opcode(i) == op::OpTypeCooperativeMatrixKHR && !int_constant(m, m.word(i, 5)) {
         return Some(format!(
             "OpTypeCooperativeMatrixKHR Use <id> {} is not a constant instruction with scalar integer type.",
             r.id(m.word(i, 5))

@@ -1,12 +1,19 @@
-//! The module representation every validation pass reads: instructions in
-//! order, their operands, and where each id is defined. Built once by the
-//! binary reader.
+//! The module representation: instructions in order with their word
+//! offsets and operands (decoded once, from the grammar), where each id is
+//! defined, the capabilities declared and implied, and the opcodes used.
+//! Built once by the binary reader; the validator's passes read it, and
+//! the graph algorithms over a function's blocks (`dominators.rs`) live
+//! beside it.
 
-use super::opcode_set::OpcodeSet;
+pub(crate) mod capabilities;
+pub(crate) mod dominators;
+pub(crate) mod opcode_set;
+
 use crate::binary::static_layouts;
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::InstructionInfo;
 use crate::grammar::{op, Category, OperandKind};
+use opcode_set::OpcodeSet;
 use rustc_hash::FxHashMap;
 
 /// One instruction: where it is, what it is, its result, and where its
@@ -16,6 +23,9 @@ pub struct Inst {
     /// Word offset in the module (modules are shorter than 2^31 words).
     pub offset: u32,
     pub word_count: u16,
+    /// The opcode (also in `info`; kept here to spare passes that scan
+    /// opcodes a load from the grammar table).
+    opcode: u16,
     pub info: &'static InstructionInfo,
     /// `0` when there is none.
     pub result_type: u32,
@@ -36,7 +46,7 @@ const STATIC: u32 = 1 << 31;
 impl Inst {
     #[inline]
     pub fn opcode(&self) -> u16 {
-        self.info.opcode
+        self.opcode
     }
 }
 
@@ -46,49 +56,54 @@ impl Inst {
 /// multiple of the module's size (as in every module a compiler writes);
 /// other ids, and every id under a huge bound, go to a hash map.
 pub struct Defs {
-    dense: Vec<usize>,
-    sparse: FxHashMap<u32, usize>,
+    dense: Vec<u32>,
+    sparse: FxHashMap<u32, u32>,
 }
 
 impl Defs {
-    const NONE: usize = usize::MAX;
+    const NONE: u32 = u32::MAX;
 
     fn new(bound: u32, words: usize) -> Defs {
-        let dense = if (bound as usize) <= 4 * words + 1024 { vec![Self::NONE; bound as usize] } else { Vec::new() };
+        let dense = if Self::dense_for(bound, words) { vec![Self::NONE; bound as usize] } else { Vec::new() };
         Defs { dense, sparse: FxHashMap::default() }
     }
 
+    /// Whether ids under `bound` index a table (as in every module a
+    /// compiler writes) rather than a hash map.
+    pub(crate) fn dense_for(bound: u32, words: usize) -> bool {
+        (bound as usize) <= 4 * words + 1024
+    }
+
+    /// `at` fits: modules are shorter than 2^31 words, so they have fewer
+    /// instructions.
     fn insert(&mut self, id: u32, at: usize) {
         match self.dense.get_mut(id as usize) {
-            Some(slot) => *slot = at,
+            Some(slot) => *slot = at as u32,
             None => {
-                self.sparse.insert(id, at);
+                self.sparse.insert(id, at as u32);
             }
         }
     }
 
     /// Where `id` is defined.
     #[inline]
-    pub fn get(&self, id: &u32) -> Option<&usize> {
-        match self.dense.get(*id as usize) {
-            Some(at) => (*at != Self::NONE).then_some(at),
-            None => self.sparse.get(id),
+    pub fn get(&self, id: u32) -> Option<usize> {
+        match self.dense.get(id as usize) {
+            Some(&at) => (at != Self::NONE).then_some(at as usize),
+            None => self.sparse.get(&id).map(|&at| at as usize),
         }
+    }
+
+    /// Where `id`, which the module defines, is defined.
+    #[inline]
+    pub fn at(&self, id: u32) -> usize {
+        self.get(id).expect("an id the module defines")
     }
 
     /// Whether `id` is defined.
     #[inline]
     pub fn contains_key(&self, id: &u32) -> bool {
-        self.get(id).is_some()
-    }
-}
-
-impl std::ops::Index<&u32> for Defs {
-    type Output = usize;
-
-    #[inline]
-    fn index(&self, id: &u32) -> &usize {
-        self.get(id).expect("an id the module defines")
+        self.get(*id).is_some()
     }
 }
 
@@ -97,6 +112,9 @@ pub struct Module<'w> {
     pub words: &'w [u32],
     pub header: Header,
     pub insts: Vec<Inst>,
+    /// Each instruction's opcode, by index: the passes that look for a few
+    /// opcodes scan this (2 bytes an instruction) instead of `insts`.
+    opcodes: Vec<u16>,
     /// The operands of the instructions no static layout describes.
     operands: Vec<ParsedOperand>,
     layouts: &'static [&'static [ParsedOperand]],
@@ -128,6 +146,7 @@ impl<'w> Module<'w> {
             at += ((first >> 16) as usize).max(1);
         }
         let mut insts = Vec::with_capacity(count);
+        let mut opcodes = Vec::with_capacity(count);
         // Every operand has a word of its own: the words bound them.
         let mut operands = Vec::with_capacity(words.len().saturating_sub(5 + count));
         let mut defs = Defs::new(header.bound, words.len());
@@ -138,12 +157,14 @@ impl<'w> Module<'w> {
                 Some(inst) => inst?,
             };
             present.insert(inst.info.opcode);
+            opcodes.push(inst.info.opcode);
             if inst.result_id != 0 {
                 defs.insert(inst.result_id, insts.len());
             }
             let mut kept = Inst {
                 offset: inst.offset as u32,
                 word_count: inst.words.len() as u16,
+                opcode: inst.info.opcode,
                 info: inst.info,
                 result_type: inst.result_type,
                 result_id: inst.result_id,
@@ -167,6 +188,7 @@ impl<'w> Module<'w> {
             words,
             header,
             insts,
+            opcodes,
             operands,
             layouts: static_layouts(),
             defs,
@@ -176,14 +198,20 @@ impl<'w> Module<'w> {
         };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
-            .filter_map(|i| match m.insts[i].opcode() {
+            .filter_map(|i| match m.opcode(i) {
                 op::OpCapability => Some(m.word(i, 0)),
                 op::OpConditionalCapabilityINTEL => Some(m.word(i, 1)),
                 _ => None,
             })
             .collect();
-        m.capabilities = super::capabilities::implied_by(&m.declared_capabilities);
+        m.capabilities = capabilities::implied_by(&m.declared_capabilities);
         Ok(m)
+    }
+
+    /// The opcode of instruction `i`.
+    #[inline]
+    pub fn opcode(&self, i: usize) -> u16 {
+        self.opcodes[i]
     }
 
     /// Whether some instruction has this opcode.
@@ -249,13 +277,13 @@ impl<'w> Module<'w> {
     /// The instruction defining `id`.
     #[inline]
     pub fn def(&self, id: u32) -> Option<&Inst> {
-        self.defs.get(&id).map(|&i| &self.insts[i])
+        self.defs.get(id).map(|i| &self.insts[i])
     }
 
     /// Where the instruction defining `id` stands.
     #[inline]
     pub fn def_index(&self, id: u32) -> Option<usize> {
-        self.defs.get(&id).copied()
+        self.defs.get(id)
     }
 
     /// The type id of a value id (0 if it has none).
@@ -279,7 +307,7 @@ impl<'w> Module<'w> {
     /// How many operands (result type and result included) define `id`.
     #[inline]
     pub fn operands_len_of(&self, id: u32) -> usize {
-        self.defs.get(&id).map_or(0, |&i| self.insts[i].operands_len as usize)
+        self.defs.get(id).map_or(0, |i| self.insts[i].operands_len as usize)
     }
 
     /// How many elements a vector, matrix, structure or array type (of
@@ -325,7 +353,7 @@ pub(crate) fn callees(m: &Module) -> FxHashMap<u32, Vec<u32>> {
     let mut calls: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut function = 0;
     for i in 0..m.insts.len() {
-        match m.insts[i].opcode() {
+        match m.opcode(i) {
             op::OpFunction => function = m.insts[i].result_id,
             op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
             _ => {}
