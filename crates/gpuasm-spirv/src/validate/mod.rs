@@ -249,14 +249,23 @@ impl<'m, 'w> Report<'m, 'w> {
 
 /// Validates a module given as host-order words.
 pub fn validate(words: &[u32], options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
-    let module = match Module::read(words) {
-        Ok(m) => m,
-        Err(e) => return Err(vec![binary_error(e)]),
-    };
-    validate_module(&module, options)
+    let threads = schedule::threads_for(words.len());
+    if threads == 1 {
+        let module = Module::read(words).map_err(|e| vec![binary_error(&e)])?;
+        return validate_module(&module, options);
+    }
+    // A large module: the other threads start while it is read.
+    schedule::with_helpers(
+        threads,
+        || Module::read(words),
+        |read, board| match read {
+            Ok(module) => validate_on(module, options, Some(board)),
+            Err(e) => Err(vec![binary_error(e)]),
+        },
+    )
 }
 
-fn binary_error(e: BinaryError) -> ValidationError {
+fn binary_error(e: &BinaryError) -> ValidationError {
     ValidationError {
         kind: ErrorKind::Binary,
         word_offset: e.word_offset(),
@@ -267,6 +276,16 @@ fn binary_error(e: BinaryError) -> ValidationError {
 
 /// Validates an already read module.
 pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
+    validate_on(module, options, None)
+}
+
+/// Validates a module, sharing the passes with the other threads of
+/// `board` if there is one (each of them calls this with the same module).
+fn validate_on(
+    module: &Module<'_>,
+    options: &ValidatorOptions,
+    board: Option<&schedule::Board>,
+) -> Result<(), Vec<ValidationError>> {
     // spirv-val's spvValidatorOptionsSetBeforeHlslLegalization sets both.
     let implied;
     let options = if options.before_hlsl_legalization && !options.relax_logical_pointer {
@@ -371,5 +390,9 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
         },
     ];
     let new_report = || Report { module, options, errors: Vec::new(), limit, names: None };
-    schedule::run(&new_report, ordered, independent, &[dominance, operands, memory], schedule::threads())
+    let long_first = &[dominance, operands, memory];
+    match board {
+        Some(board) => board.work(&new_report, ordered, independent, long_first),
+        None => schedule::run(&new_report, ordered, independent, long_first, schedule::threads()),
+    }
 }

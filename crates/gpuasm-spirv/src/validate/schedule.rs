@@ -16,7 +16,7 @@
 use super::{Report, ValidationError};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Barrier, Mutex};
+use std::sync::{Barrier, Mutex, OnceLock};
 
 /// One validation pass.
 pub(crate) type Pass<'a> = &'a (dyn for<'m, 'w> Fn(&mut Report<'m, 'w>) + Sync);
@@ -56,66 +56,149 @@ pub(crate) fn run<'m, 'w>(
     if threads == 1 || new_report().module.insts.len() < PARALLEL_FROM {
         return run_in_order(new_report, structural, independent);
     }
-    let structure = Phase::new(structural, &[]);
-    let rest = Phase::new(independent, long_first);
-    let barrier = Barrier::new(threads);
-    let worker = || {
-        structure.work(new_report);
-        barrier.wait();
-        if !structure.failed() {
-            rest.work(new_report);
-        }
-    };
+    let board = Board::new(threads);
     std::thread::scope(|s| {
         for _ in 1..threads {
-            s.spawn(worker);
+            s.spawn(|| board.work(new_report, structural, independent, long_first));
         }
-        worker();
-    });
-    structure.result()?;
-    rest.result()
+        board.work(new_report, structural, independent, long_first)
+    })
 }
 
-/// Passes shared out between threads, each taking the next in `order`.
-struct Phase<'p, 'q> {
-    passes: &'p [Pass<'q>],
-    order: Vec<usize>,
-    next: AtomicUsize,
-    first_failed: AtomicUsize,
-    outcomes: Mutex<Vec<Option<Outcome>>>,
+/// How many threads should validate a module of `words` words: on a large
+/// one they start before it is read ([`with_helpers`]), as starting a
+/// thread (and waking an idle core) takes a millisecond or more.
+pub(crate) fn threads_for(words: usize) -> usize {
+    if EVERY_PASS || words < PARALLEL_FROM * 4 {
+        1
+    } else {
+        threads()
+    }
 }
 
-impl<'p, 'q> Phase<'p, 'q> {
-    /// `first` (passes of `passes`) start first, then the others in order.
-    fn new(passes: &'p [Pass<'q>], first: &[Pass]) -> Self {
-        let first: Vec<usize> = first
-            .iter()
-            .filter_map(|l| passes.iter().position(|p| std::ptr::addr_eq(*p as *const _, *l as *const _)))
-            .collect();
-        let order = first.iter().copied().chain((0..passes.len()).filter(|k| !first.contains(k))).collect();
-        Phase {
-            passes,
-            order,
-            next: AtomicUsize::new(0),
-            first_failed: AtomicUsize::new(usize::MAX),
-            outcomes: Mutex::new((0..passes.len()).map(|_| None).collect()),
+/// Starts `threads - 1` helper threads, reads the module on this one
+/// meanwhile, then runs `each` on every thread with the module and a board
+/// of `threads` places for [`Board::work`]; returns this thread's answer.
+/// `each` must take the same path on every thread, and every path that
+/// reaches a board's work must reach it on all threads.
+pub(crate) fn with_helpers<M: Send + Sync, R>(
+    threads: usize,
+    read: impl FnOnce() -> M,
+    each: impl Fn(&M, &Board) -> R + Sync,
+) -> R {
+    let board = Board::new(threads);
+    // `None` if reading panicked: helpers must not wait for ever.
+    let module: OnceLock<Option<M>> = OnceLock::new();
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(|| {
+                if let Some(m) = module.wait() {
+                    each(m, &board);
+                }
+            });
+        }
+        match panic::catch_unwind(AssertUnwindSafe(read)) {
+            Ok(m) => {
+                let m = module.get_or_init(|| Some(m)).as_ref().expect("just read");
+                each(m, &board)
+            }
+            Err(payload) => {
+                let _ = module.set(None);
+                panic::resume_unwind(payload)
+            }
+        }
+    })
+}
+
+/// What the threads validating one module share: each group's progress,
+/// and the points where they wait for each other.
+pub(crate) struct Board {
+    structure: Progress,
+    rest: Progress,
+    /// The other passes start once every structural pass is done.
+    between: Barrier,
+    /// The answer is read once every pass is done.
+    done: Barrier,
+    /// The thread that reads the answer.
+    owner: std::thread::ThreadId,
+}
+
+impl Board {
+    /// A board for `threads` threads, the answer going to this one.
+    fn new(threads: usize) -> Board {
+        Board {
+            structure: Progress::default(),
+            rest: Progress::default(),
+            between: Barrier::new(threads),
+            done: Barrier::new(threads),
+            owner: std::thread::current().id(),
         }
     }
 
+    /// This thread's share of `structural`, then, if they all passed, of
+    /// `independent` (`long_first` first). Every thread of the board calls
+    /// it with the same passes; the thread the board belongs to gets the
+    /// first failing pass's errors (or its panic), the others `Ok`.
+    pub(crate) fn work<'m, 'w>(
+        &self,
+        new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
+        structural: &[Pass],
+        independent: &[Pass],
+        long_first: &[Pass],
+    ) -> Result<(), Vec<ValidationError>> {
+        self.structure.work(new_report, structural, &order(structural, &[]));
+        self.between.wait();
+        if !self.structure.failed() {
+            self.rest.work(new_report, independent, &order(independent, long_first));
+        }
+        self.done.wait();
+        if std::thread::current().id() != self.owner {
+            return Ok(());
+        }
+        self.structure.result()?;
+        self.rest.result()
+    }
+}
+
+/// The order passes start in: `first` (passes of `passes`), then the
+/// others in order.
+fn order(passes: &[Pass], first: &[Pass]) -> Vec<usize> {
+    let first: Vec<usize> = first
+        .iter()
+        .filter_map(|l| passes.iter().position(|p| std::ptr::addr_eq(*p as *const _, *l as *const _)))
+        .collect();
+    first.iter().copied().chain((0..passes.len()).filter(|k| !first.contains(k))).collect()
+}
+
+/// One group of passes shared out between threads, each taking the next.
+struct Progress {
+    next: AtomicUsize,
+    first_failed: AtomicUsize,
+    /// The failures, by pass.
+    outcomes: Mutex<Vec<(usize, Outcome)>>,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress { next: AtomicUsize::new(0), first_failed: AtomicUsize::new(usize::MAX), outcomes: Mutex::default() }
+    }
+}
+
+impl Progress {
     /// Runs passes until none is left (or all left come after a failure).
-    fn work<'m, 'w>(&self, new_report: &(dyn Fn() -> Report<'m, 'w> + Sync)) {
-        while let Some(&k) = self.order.get(self.next.fetch_add(1, Ordering::Relaxed)) {
+    fn work<'m, 'w>(&self, new_report: &(dyn Fn() -> Report<'m, 'w> + Sync), passes: &[Pass], order: &[usize]) {
+        while let Some(&k) = order.get(self.next.fetch_add(1, Ordering::Relaxed)) {
             if k > self.first_failed.load(Ordering::Acquire) {
                 continue;
             }
             let mut report = new_report();
-            let outcome = match panic::catch_unwind(AssertUnwindSafe(|| self.passes[k](&mut report))) {
+            let outcome = match panic::catch_unwind(AssertUnwindSafe(|| passes[k](&mut report))) {
                 Ok(()) if report.errors.is_empty() => continue,
                 Ok(()) => Outcome::Errors(report.errors),
                 Err(payload) => Outcome::Panicked(payload),
             };
             self.first_failed.fetch_min(k, Ordering::AcqRel);
-            self.outcomes.lock().unwrap_or_else(|e| e.into_inner())[k] = Some(outcome);
+            self.outcomes.lock().unwrap_or_else(|e| e.into_inner()).push((k, outcome));
         }
     }
 
@@ -124,10 +207,10 @@ impl<'p, 'q> Phase<'p, 'q> {
     }
 
     /// The first failing pass's errors; its panic, if it panicked.
-    fn result(self) -> Result<(), Vec<ValidationError>> {
-        let first = self.first_failed.into_inner();
-        let mut outcomes = self.outcomes.into_inner().unwrap_or_else(|e| e.into_inner());
-        match outcomes.get_mut(first).and_then(Option::take) {
+    fn result(&self) -> Result<(), Vec<ValidationError>> {
+        let first = self.first_failed.load(Ordering::Acquire);
+        let mut outcomes = self.outcomes.lock().unwrap_or_else(|e| e.into_inner());
+        match outcomes.iter().position(|(k, _)| *k == first).map(|at| outcomes.swap_remove(at).1) {
             None => Ok(()),
             Some(Outcome::Errors(errors)) => Err(errors),
             Some(Outcome::Panicked(payload)) => panic::resume_unwind(payload),
@@ -194,6 +277,34 @@ mod tests {
             text += &format!("%c{k} = OpConstant %int {k}\n");
         }
         crate::text::assemble(&text, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn threads_started_before_reading_give_the_answer_of_one() {
+        let words = big_words();
+        assert!(threads_for(words.len()) > 1 || threads() == 1, "large enough to start threads early");
+        let options = ValidatorOptions::default();
+        let messages =
+            |r: Result<(), Vec<ValidationError>>| r.err().map(|e| e.into_iter().map(|e| e.message).collect::<Vec<_>>());
+        let one = |w: &[u32]| match Module::read(w) {
+            Ok(m) => messages(crate::validate::validate_module(&m, &options)),
+            Err(e) => Some(vec![e.kind().to_string()]),
+        };
+        assert!(crate::validate::validate(&words, &options).is_ok());
+        // Each thread must take the same path: a module that does not
+        // read, one whose header is rejected, one a late pass rejects.
+        let mut truncated = words.clone();
+        truncated.truncate(words.len() - 1);
+        *truncated.last_mut().unwrap() = 0x00ff_0000 | 43;
+        let mut version = words.clone();
+        version[1] = 0x0002_0000;
+        let mut late = words.clone();
+        late.extend([(4 << 16) | 43, 1, 99_999, 0]);
+        for (name, w) in [("truncated", &truncated), ("version", &version), ("late", &late)] {
+            let answer = messages(crate::validate::validate(w, &options));
+            assert!(answer.is_some(), "{name}");
+            assert_eq!(answer, one(w), "{name}");
+        }
     }
 
     fn fail(message: &'static str) -> impl Fn(&mut Report) + Sync {
