@@ -6,7 +6,7 @@ use crate::dis::{DISCARD, RAW_NAMES};
 use crate::operand::parse_sreg;
 use crate::program::{length_for, unit, Instruction, UNIT_WIDTHS};
 use crate::units::*;
-use gpuasm_spirv::text::{Diagnostic, Diagnostics, Severity};
+use gpuasm_diag::{Diagnostic, Diagnostics, Severity};
 use std::collections::HashMap;
 
 /// Pass 1's view of an instruction: which units it has (with placeholder
