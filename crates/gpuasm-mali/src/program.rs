@@ -4,6 +4,12 @@
 /// The twelve units, in field order (= control bit 7 + number).
 pub const UNIT_WIDTHS: [u32; 12] = [34, 62, 41, 43, 30, 44, 31, 30, 41, 73, 64, 64];
 
+/// Names of units 0-9 in `raw.<unit>` items.
+pub const RAW_NAMES: [&str; 10] = ["var", "tex", "uni", "v0", "s0", "v1", "s1", "s2", "store", "branch"];
+
+/// The discard pattern (spec 3.10).
+pub const DISCARD: u128 = 0x007f_0003;
+
 /// Unit numbers, by name.
 pub mod unit {
     pub const VARYING: usize = 0;

@@ -4,7 +4,7 @@
 //! field round-trips (else it is printed raw).
 
 use crate::operand::*;
-use crate::program::bits;
+use crate::program::{bits, unit, DISCARD, RAW_NAMES, UNIT_WIDTHS};
 
 /// An item's opcode token split up: `add_sat.v1` → ("add", 1, "v1").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +34,74 @@ pub fn split_op(tok: &str) -> OpToken {
 }
 
 type ParseResult = Result<u128, String>;
+
+// ---- any unit, by number ----------------------------------------------
+
+/// `raw.<unit> 0x…` with ceil(width/4) digits.
+pub fn raw_item(u: usize, v: u128) -> String {
+    let digits = UNIT_WIDTHS[u].div_ceil(4) as usize;
+    format!("raw.{} 0x{v:0digits$x}", RAW_NAMES[u])
+}
+
+/// The normal spelling of a unit field other than branch and constants.
+pub fn print_unit(u: usize, v: u128) -> Option<String> {
+    match u {
+        unit::VARYING => print_varying(v),
+        unit::SAMPLER => print_sampler(v),
+        unit::UNIFORM => print_uniform(v),
+        unit::VMUL => print_alu(Alu { vector: true, adder: false }, v),
+        unit::FMUL => print_alu(Alu { vector: false, adder: false }, v),
+        unit::VADD => print_alu(Alu { vector: true, adder: true }, v),
+        unit::FADD => print_alu(Alu { vector: false, adder: true }, v),
+        unit::COMBINER => print_combiner(v),
+        unit::STORE => print_store(v),
+        _ => None,
+    }
+}
+
+/// Encodes one unit item (not a branch): its field bits.
+pub fn parse_unit_item(u: usize, text: &str) -> Result<u128, String> {
+    let mut toks = text.split_whitespace();
+    let op_text = toks.next().unwrap_or("");
+    let args: Vec<&str> = toks.collect();
+    if op_text.to_ascii_lowercase().starts_with("raw.") {
+        let [a] = args.as_slice() else { return Err("raw items take one hexadecimal value".into()) };
+        let h = a.strip_prefix("0x").or_else(|| a.strip_prefix("0X")).ok_or("raw values are hexadecimal (0x…)")?;
+        let v = u128::from_str_radix(h, 16).map_err(|_| format!("bad raw value '{a}'"))?;
+        if UNIT_WIDTHS[u] < 128 && v >> UNIT_WIDTHS[u] != 0 {
+            return Err(format!("raw value wider than the unit's {} bits", UNIT_WIDTHS[u]));
+        }
+        return Ok(v);
+    }
+    let op = split_op(op_text);
+    match u {
+        unit::VARYING => parse_varying(&op, &args),
+        unit::SAMPLER => {
+            let op = OpToken { name: if op.name == "texld_2d" { "texld".into() } else { op.name }, ..op };
+            parse_sampler(&op, &args)
+        }
+        unit::UNIFORM => parse_uniform(&op, &args),
+        unit::VMUL => parse_alu(Alu { vector: true, adder: false }, &op, &args),
+        unit::FMUL => parse_alu(Alu { vector: false, adder: false }, &op, &args),
+        unit::VADD => parse_alu(Alu { vector: true, adder: true }, &op, &args),
+        unit::FADD => parse_alu(Alu { vector: false, adder: true }, &op, &args),
+        unit::COMBINER => parse_combiner(&op, &args),
+        unit::STORE => parse_store(&op, &args),
+        unit::CONST0 | unit::CONST1 => parse_const(&args),
+        unit::BRANCH if op.name == "discard" => {
+            if args.is_empty() {
+                Ok(DISCARD)
+            } else {
+                Err("discard takes no operands".into())
+            }
+        }
+        _ => Err("branches need the program's labels".into()),
+    }
+}
+
+/// Branch condition names by code (bit 0 = less, 1 = equal, 2 = greater);
+/// code 7 (always) is the plain `branch`.
+pub const BRANCH_CONDITIONS: [&str; 7] = ["nv", "lt", "eq", "le", "gt", "ne", "ge"];
 
 // ---- opcode tables -------------------------------------------------------
 
