@@ -1,6 +1,22 @@
 //! The assembler: section 5 syntax to words. Two passes: the first finds
 //! each instruction's units (hence its length) and the labels' offsets, the
-//! second encodes the fields, branch targets and control words.
+//! second encodes the fields, branch targets and control words. Errors do
+//! not stop it: every independent one is reported, as [`Diagnostics`].
+//!
+//! ```
+//! use gpuasm_mali::assemble;
+//!
+//! let text = "L0:\nsync, texld 0, branch L0\nstop, mov.v0 $12 $1\n";
+//! let diags = assemble(text).unwrap_err();
+//! assert_eq!(
+//!     diags.render("a.s", text),
+//!     "\
+//! a.s:3:14: error: bad vector destination '$12'
+//!  3 | stop, mov.v0 $12 $1
+//!    |              ^~~
+//! "
+//! );
+//! ```
 
 use crate::operand::parse_sreg;
 use crate::program::{length_for, unit, Instruction, RAW_NAMES};

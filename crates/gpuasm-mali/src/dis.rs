@@ -2,6 +2,15 @@
 //! normal spelling does not assemble back to the same bits is printed as
 //! `raw.<unit>`, and undecodable instructions as `words`, so reassembling
 //! the output always reproduces the input exactly.
+//!
+//! ```
+//! use gpuasm_mali::{assemble, disassemble, DisOptions};
+//!
+//! let words = [0x0002_0425, 0x0000_015c, 0x01e0_07cf, 0, 0];
+//! let text = disassemble(&words, &DisOptions::default().offsets(true));
+//! assert_eq!(text, "stop, mov.v0 $0 ^const0.yyyx, const0 1 0 0 0 # @0\n");
+//! assert_eq!(assemble(&text).unwrap(), words);
+//! ```
 
 use crate::operand;
 use crate::program::{self, bits, unit, Instruction, DISCARD};
@@ -9,8 +18,9 @@ use crate::units::*;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// Disassembler switches.
+/// Disassembler switches; the default prints the canonical text.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct DisOptions {
     /// A `# @offset` comment after each instruction.
     pub offsets: bool,
@@ -18,12 +28,27 @@ pub struct DisOptions {
     pub raw_fields: bool,
 }
 
+impl DisOptions {
+    /// Sets [`DisOptions::offsets`].
+    pub fn offsets(mut self, on: bool) -> Self {
+        self.offsets = on;
+        self
+    }
+
+    /// Sets [`DisOptions::raw_fields`].
+    pub fn raw_fields(mut self, on: bool) -> Self {
+        self.raw_fields = on;
+        self
+    }
+}
+
 enum Decoded {
     Inst(Box<Instruction>),
     Words(Vec<u32>),
 }
 
-/// Disassembles a program.
+/// Disassembles a program: one instruction a line, a label `L<offset>:`
+/// before every branch target.
 pub fn disassemble(words: &[u32], options: &DisOptions) -> String {
     // Split into instructions first: labels need every offset.
     let mut items: Vec<(usize, Decoded)> = Vec::new();
@@ -34,9 +59,9 @@ pub fn disassemble(words: &[u32], options: &DisOptions) -> String {
                 items.push((pos, Decoded::Inst(Box::new(inst))));
                 pos += len;
             }
-            Err((_, len)) => {
-                items.push((pos, Decoded::Words(words[pos..pos + len].to_vec())));
-                pos += len;
+            Err(e) => {
+                items.push((pos, Decoded::Words(words[pos..pos + e.len].to_vec())));
+                pos += e.len;
             }
         }
     }
