@@ -68,11 +68,13 @@ pub struct Diagnostics {
 
 impl Diagnostics {
     /// The diagnostics that are errors.
+    #[inline]
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.items.iter().filter(|d| d.severity == Severity::Error)
     }
 
     /// True if any diagnostic is an error.
+    #[inline]
     pub fn has_errors(&self) -> bool {
         self.errors().next().is_some()
     }
