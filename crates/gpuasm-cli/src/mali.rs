@@ -3,7 +3,8 @@
 use crate::io::{read_input, write_atomically, write_stdout, write_words, Output};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use gpuasm_mali::{assemble_with_warnings, decode, disassemble, DisOptions};
+use gpuasm_mali::hex::{from_listing, looks_like_listing, to_listing};
+use gpuasm_mali::{assemble_with_warnings, disassemble, DisOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -76,7 +77,7 @@ fn run_as(args: AsArgs) -> Result<ExitCode> {
             match args.format {
                 Format::Raw => write_words(&output, &words)?,
                 Format::Hex => {
-                    let hex = hex_listing(&words);
+                    let hex = to_listing(&words);
                     match &output {
                         Output::Stdout => write_stdout(hex.as_bytes())?,
                         Output::File(p) => write_atomically(p, hex.as_bytes())?,
@@ -94,46 +95,11 @@ fn run_as(args: AsArgs) -> Result<ExitCode> {
     }
 }
 
-/// One instruction a line: `@<offset>: <words>`.
-pub fn hex_listing(words: &[u32]) -> String {
-    let mut out = String::new();
-    let mut pos = 0;
-    while pos < words.len() {
-        let len = match decode(&words[pos..]) {
-            Ok((_, len)) => len,
-            Err((_, len)) => len,
-        };
-        let line: Vec<String> = words[pos..pos + len].iter().map(|w| format!("{w:08x}")).collect();
-        out.push_str(&format!("@{pos}: {}\n", line.join(" ")));
-        pos += len;
-    }
-    out
-}
-
-fn parse_hex(text: &str) -> Result<Vec<u32>, String> {
-    let mut words = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let body = line.split('#').next().unwrap_or("");
-        let body = match body.split_once(':') {
-            Some((at, rest)) if at.trim_start().starts_with('@') => rest,
-            _ => body,
-        };
-        for tok in body.split_whitespace() {
-            let t = tok.trim_start_matches("0x");
-            let w = u32::from_str_radix(t, 16).map_err(|_| format!("line {}: '{tok}' is not a hex word", n + 1))?;
-            words.push(w);
-        }
-    }
-    Ok(words)
-}
-
 fn run_dis(args: DisArgs) -> Result<ExitCode> {
     let (bytes, name) = read_input(args.input.as_deref())?;
-    let looks_hex = bytes.iter().all(|&b| b.is_ascii_hexdigit() || b.is_ascii_whitespace() || b"@:x#".contains(&b))
-        && !bytes.is_empty();
-    let format = args.format.unwrap_or(if looks_hex { Format::Hex } else { Format::Raw });
+    let format = args.format.unwrap_or(if looks_like_listing(&bytes) { Format::Hex } else { Format::Raw });
     let words = match format {
-        Format::Hex => match parse_hex(&String::from_utf8_lossy(&bytes)) {
+        Format::Hex => match from_listing(&String::from_utf8_lossy(&bytes)) {
             Ok(w) => w,
             Err(e) => {
                 messageln!("gpuasm: error: {name}: {e}");
@@ -148,7 +114,7 @@ fn run_dis(args: DisArgs) -> Result<ExitCode> {
             bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
         }
     };
-    let text = disassemble(&words, &DisOptions { offsets: args.offsets, raw_fields: args.raw_fields });
+    let text = disassemble(&words, &DisOptions::default().offsets(args.offsets).raw_fields(args.raw_fields));
     match Output::from_arg(args.output.as_deref(), None) {
         Output::Stdout => write_stdout(text.as_bytes())?,
         Output::File(p) => write_atomically(&p, text.as_bytes())?,

@@ -1,12 +1,27 @@
 //! The assembler: section 5 syntax to words. Two passes: the first finds
 //! each instruction's units (hence its length) and the labels' offsets, the
-//! second encodes the fields, branch targets and control words.
+//! second encodes the fields, branch targets and control words. Errors do
+//! not stop it: every independent one is reported, as [`Diagnostics`].
+//!
+//! ```
+//! use gpuasm_mali::assemble;
+//!
+//! let text = "L0:\nsync, texld 0, branch L0\nstop, mov.v0 $12 $1\n";
+//! let diags = assemble(text).unwrap_err();
+//! assert_eq!(
+//!     diags.render("a.s", text),
+//!     "\
+//! a.s:3:14: error: bad vector destination '$12'
+//!  3 | stop, mov.v0 $12 $1
+//!    |              ^~~
+//! "
+//! );
+//! ```
 
-use crate::dis::{DISCARD, RAW_NAMES};
 use crate::operand::parse_sreg;
-use crate::program::{length_for, unit, Instruction, UNIT_WIDTHS};
+use crate::program::{length_for, unit, Instruction, RAW_NAMES};
 use crate::units::*;
-use gpuasm_spirv::text::{Diagnostic, Diagnostics, Severity};
+use gpuasm_diag::{Diagnostic, Diagnostics, Severity};
 use std::collections::HashMap;
 
 /// Pass 1's view of an instruction: which units it has (with placeholder
@@ -232,49 +247,6 @@ fn item_unit(op: &str) -> Option<usize> {
     }
 }
 
-/// Encodes one unit item (not a branch): its field bits.
-pub fn parse_unit_item(u: usize, text: &str) -> Result<u128, String> {
-    let mut toks = text.split_whitespace();
-    let op_text = toks.next().unwrap_or("");
-    let args: Vec<&str> = toks.collect();
-    if let Some(r) = op_text.to_ascii_lowercase().strip_prefix("raw.") {
-        let _ = r;
-        let [a] = args.as_slice() else { return Err("raw items take one hexadecimal value".into()) };
-        let h = a.strip_prefix("0x").or_else(|| a.strip_prefix("0X")).ok_or("raw values are hexadecimal (0x…)")?;
-        let v = u128::from_str_radix(h, 16).map_err(|_| format!("bad raw value '{a}'"))?;
-        if UNIT_WIDTHS[u] < 128 && v >> UNIT_WIDTHS[u] != 0 {
-            return Err(format!("raw value wider than the unit's {} bits", UNIT_WIDTHS[u]));
-        }
-        return Ok(v);
-    }
-    let op = split_op(op_text);
-    match u {
-        unit::VARYING => parse_varying(&op, &args),
-        unit::SAMPLER => {
-            let op = OpToken { name: if op.name == "texld_2d" { "texld".into() } else { op.name }, ..op };
-            parse_sampler(&op, &args)
-        }
-        unit::UNIFORM => parse_uniform(&op, &args),
-        unit::VMUL => parse_alu(Alu { vector: true, adder: false }, &op, &args),
-        unit::FMUL => parse_alu(Alu { vector: false, adder: false }, &op, &args),
-        unit::VADD => parse_alu(Alu { vector: true, adder: true }, &op, &args),
-        unit::FADD => parse_alu(Alu { vector: false, adder: true }, &op, &args),
-        unit::COMBINER => parse_combiner(&op, &args),
-        unit::STORE => parse_store(&op, &args),
-        unit::CONST0 | unit::CONST1 => parse_const(&args),
-        unit::BRANCH if op.name == "discard" => {
-            if args.is_empty() {
-                Ok(DISCARD)
-            } else {
-                Err("discard takes no operands".into())
-            }
-        }
-        _ => Err("branches need the program's labels".into()),
-    }
-}
-
-const CONDITIONS: [&str; 7] = ["nv", "lt", "eq", "le", "gt", "ne", "ge"];
-
 fn parse_branch(
     op: &str,
     args: &[&str],
@@ -291,8 +263,10 @@ fn parse_branch(
         (7u32, (0, 0), *t)
     } else {
         let name = l.strip_prefix("branch_").unwrap_or("");
-        let c =
-            CONDITIONS.iter().position(|&c| c == name).ok_or_else(|| format!("unknown branch condition '{name}'"))?;
+        let c = BRANCH_CONDITIONS
+            .iter()
+            .position(|&c| c == name)
+            .ok_or_else(|| format!("unknown branch condition '{name}'"))?;
         let [a, b, t] = args else { return Err(format!("{op} takes two scalar sources and a target")) };
         let a = parse_sreg(a).ok_or_else(|| format!("bad scalar source '{a}'"))?;
         let b = parse_sreg(b).ok_or_else(|| format!("bad scalar source '{b}'"))?;

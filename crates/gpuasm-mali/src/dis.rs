@@ -2,15 +2,25 @@
 //! normal spelling does not assemble back to the same bits is printed as
 //! `raw.<unit>`, and undecodable instructions as `words`, so reassembling
 //! the output always reproduces the input exactly.
+//!
+//! ```
+//! use gpuasm_mali::{assemble, disassemble, DisOptions};
+//!
+//! let words = [0x0002_0425, 0x0000_015c, 0x01e0_07cf, 0, 0];
+//! let text = disassemble(&words, &DisOptions::default().offsets(true));
+//! assert_eq!(text, "stop, mov.v0 $0 ^const0.yyyx, const0 1 0 0 0 # @0\n");
+//! assert_eq!(assemble(&text).unwrap(), words);
+//! ```
 
-use crate::program::{self, bits, unit, Instruction, UNIT_WIDTHS};
+use crate::operand;
+use crate::program::{self, bits, unit, Instruction, DISCARD};
 use crate::units::*;
-use crate::{asm, operand};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// Disassembler switches.
+/// Disassembler switches; the default prints the canonical text.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct DisOptions {
     /// A `# @offset` comment after each instruction.
     pub offsets: bool,
@@ -18,15 +28,27 @@ pub struct DisOptions {
     pub raw_fields: bool,
 }
 
-/// Raw item names of units 0-9.
-pub const RAW_NAMES: [&str; 10] = ["var", "tex", "uni", "v0", "s0", "v1", "s1", "s2", "store", "branch"];
+impl DisOptions {
+    /// Sets [`DisOptions::offsets`].
+    pub fn offsets(mut self, on: bool) -> Self {
+        self.offsets = on;
+        self
+    }
+
+    /// Sets [`DisOptions::raw_fields`].
+    pub fn raw_fields(mut self, on: bool) -> Self {
+        self.raw_fields = on;
+        self
+    }
+}
 
 enum Decoded {
     Inst(Box<Instruction>),
     Words(Vec<u32>),
 }
 
-/// Disassembles a program.
+/// Disassembles a program: one instruction a line, a label `L<offset>:`
+/// before every branch target.
 pub fn disassemble(words: &[u32], options: &DisOptions) -> String {
     // Split into instructions first: labels need every offset.
     let mut items: Vec<(usize, Decoded)> = Vec::new();
@@ -37,9 +59,9 @@ pub fn disassemble(words: &[u32], options: &DisOptions) -> String {
                 items.push((pos, Decoded::Inst(Box::new(inst))));
                 pos += len;
             }
-            Err((_, len)) => {
-                items.push((pos, Decoded::Words(words[pos..pos + len].to_vec())));
-                pos += len;
+            Err(e) => {
+                items.push((pos, Decoded::Words(words[pos..pos + e.len].to_vec())));
+                pos += e.len;
             }
         }
     }
@@ -95,9 +117,6 @@ fn branch_target(off: usize, f: u128) -> Option<usize> {
     usize::try_from(off as i64 + t as i64).ok()
 }
 
-/// The discard pattern (spec 3.10).
-pub const DISCARD: u128 = 0x007f_0003;
-
 fn instruction_text(
     inst: &Instruction,
     off: usize,
@@ -121,7 +140,7 @@ fn instruction_text(
                 unit::CONST0 => Some(format!("const0 {}", print_const(v))),
                 unit::CONST1 => Some(format!("const1 {}", print_const(v))),
                 unit::BRANCH => print_branch(v, off, lengths),
-                _ => print_unit(u, v).filter(|t| asm::parse_unit_item(u, t) == Ok(v)),
+                _ => print_unit(u, v).filter(|t| parse_unit_item(u, t) == Ok(v)),
             }
         };
         items.push(text.unwrap_or_else(|| raw_item(u, v)));
@@ -147,30 +166,6 @@ fn instruction_text(
     items.join(", ")
 }
 
-/// `raw.<unit> 0x…` with ceil(width/4) digits.
-pub fn raw_item(u: usize, v: u128) -> String {
-    let digits = UNIT_WIDTHS[u].div_ceil(4) as usize;
-    format!("raw.{} 0x{v:0digits$x}", RAW_NAMES[u])
-}
-
-/// The normal spelling of a unit field other than branch and constants.
-pub fn print_unit(u: usize, v: u128) -> Option<String> {
-    match u {
-        unit::VARYING => print_varying(v),
-        unit::SAMPLER => print_sampler(v),
-        unit::UNIFORM => print_uniform(v),
-        unit::VMUL => print_alu(Alu { vector: true, adder: false }, v),
-        unit::FMUL => print_alu(Alu { vector: false, adder: false }, v),
-        unit::VADD => print_alu(Alu { vector: true, adder: true }, v),
-        unit::FADD => print_alu(Alu { vector: false, adder: true }, v),
-        unit::COMBINER => print_combiner(v),
-        unit::STORE => print_store(v),
-        _ => None,
-    }
-}
-
-const CONDITIONS: [&str; 8] = ["nv", "lt", "eq", "le", "gt", "ne", "ge", ""];
-
 fn print_branch(v: u128, off: usize, lengths: &BTreeMap<usize, usize>) -> Option<String> {
     if v == DISCARD {
         return Some("discard".into());
@@ -188,5 +183,5 @@ fn print_branch(v: u128, off: usize, lengths: &BTreeMap<usize, usize>) -> Option
     if cond == 7 {
         return (arg0 == 0 && arg1 == 0).then(|| format!("branch {t}"));
     }
-    Some(format!("branch_{} {} {} {t}", CONDITIONS[cond as usize], operand::sreg(arg0), operand::sreg(arg1)))
+    Some(format!("branch_{} {} {} {t}", BRANCH_CONDITIONS[cond as usize], operand::sreg(arg0), operand::sreg(arg1)))
 }

@@ -3,8 +3,9 @@
 //! only uses a printed form if parsing it gives back the same bits, so every
 //! field round-trips (else it is printed raw).
 
+use crate::half::{half_text, half_to_f64, parse_half};
 use crate::operand::*;
-use crate::program::bits;
+use crate::program::{bits, unit, DISCARD, RAW_NAMES, UNIT_WIDTHS};
 
 /// An item's opcode token split up: `add_sat.v1` → ("add", 1, "v1").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +35,74 @@ pub fn split_op(tok: &str) -> OpToken {
 }
 
 type ParseResult = Result<u128, String>;
+
+// ---- any unit, by number ----------------------------------------------
+
+/// `raw.<unit> 0x…` with ceil(width/4) digits.
+pub fn raw_item(u: usize, v: u128) -> String {
+    let digits = UNIT_WIDTHS[u].div_ceil(4) as usize;
+    format!("raw.{} 0x{v:0digits$x}", RAW_NAMES[u])
+}
+
+/// The normal spelling of a unit field other than branch and constants.
+pub fn print_unit(u: usize, v: u128) -> Option<String> {
+    match u {
+        unit::VARYING => print_varying(v),
+        unit::SAMPLER => print_sampler(v),
+        unit::UNIFORM => print_uniform(v),
+        unit::VMUL => print_alu(Alu { vector: true, adder: false }, v),
+        unit::FMUL => print_alu(Alu { vector: false, adder: false }, v),
+        unit::VADD => print_alu(Alu { vector: true, adder: true }, v),
+        unit::FADD => print_alu(Alu { vector: false, adder: true }, v),
+        unit::COMBINER => print_combiner(v),
+        unit::STORE => print_store(v),
+        _ => None,
+    }
+}
+
+/// Encodes one unit item (not a branch): its field bits.
+pub fn parse_unit_item(u: usize, text: &str) -> Result<u128, String> {
+    let mut toks = text.split_whitespace();
+    let op_text = toks.next().unwrap_or("");
+    let args: Vec<&str> = toks.collect();
+    if op_text.to_ascii_lowercase().starts_with("raw.") {
+        let [a] = args.as_slice() else { return Err("raw items take one hexadecimal value".into()) };
+        let h = a.strip_prefix("0x").or_else(|| a.strip_prefix("0X")).ok_or("raw values are hexadecimal (0x…)")?;
+        let v = u128::from_str_radix(h, 16).map_err(|_| format!("bad raw value '{a}'"))?;
+        if UNIT_WIDTHS[u] < 128 && v >> UNIT_WIDTHS[u] != 0 {
+            return Err(format!("raw value wider than the unit's {} bits", UNIT_WIDTHS[u]));
+        }
+        return Ok(v);
+    }
+    let op = split_op(op_text);
+    match u {
+        unit::VARYING => parse_varying(&op, &args),
+        unit::SAMPLER => {
+            let op = OpToken { name: if op.name == "texld_2d" { "texld".into() } else { op.name }, ..op };
+            parse_sampler(&op, &args)
+        }
+        unit::UNIFORM => parse_uniform(&op, &args),
+        unit::VMUL => parse_alu(Alu { vector: true, adder: false }, &op, &args),
+        unit::FMUL => parse_alu(Alu { vector: false, adder: false }, &op, &args),
+        unit::VADD => parse_alu(Alu { vector: true, adder: true }, &op, &args),
+        unit::FADD => parse_alu(Alu { vector: false, adder: true }, &op, &args),
+        unit::COMBINER => parse_combiner(&op, &args),
+        unit::STORE => parse_store(&op, &args),
+        unit::CONST0 | unit::CONST1 => parse_const(&args),
+        unit::BRANCH if op.name == "discard" => {
+            if args.is_empty() {
+                Ok(DISCARD)
+            } else {
+                Err("discard takes no operands".into())
+            }
+        }
+        _ => Err("branches need the program's labels".into()),
+    }
+}
+
+/// Branch condition names by code (bit 0 = less, 1 = equal, 2 = greater);
+/// code 7 (always) is the plain `branch`.
+pub const BRANCH_CONDITIONS: [&str; 7] = ["nv", "lt", "eq", "le", "gt", "ne", "ge"];
 
 // ---- opcode tables -------------------------------------------------------
 
@@ -741,96 +810,6 @@ pub fn parse_store(op: &OpToken, args: &[&str]) -> ParseResult {
 
 // ---- embedded constants (units 10, 11) -----------------------------------
 
-/// Shortest decimal that reads back to the same binary16 bits; `inf`,
-/// `-inf`; `0xHHHH` for NaNs.
-pub fn half_text(h: u16) -> String {
-    let v = half_to_f64(h);
-    if v.is_nan() {
-        return format!("0x{h:04x}");
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if h == 0x8000 {
-        return "-0".into();
-    }
-    // The shortest text that reads back to the same bits; among equally
-    // short ones, the closest to the exact value (65504, not 65500).
-    let mut best: Option<(usize, f64, String)> = None;
-    for p in 1..=17 {
-        let s = format!("{:.*e}", p - 1, v);
-        let back: f64 = s.parse().unwrap();
-        if f64_to_half(back) == h {
-            let d = format!("{back}");
-            let key = (d.len(), (back - v).abs());
-            if best.as_ref().is_none_or(|(l, e, _)| key < (*l, *e)) {
-                best = Some((key.0, key.1, d));
-            }
-        }
-    }
-    best.map_or_else(|| format!("{v}"), |b| b.2)
-}
-
-pub fn parse_half(s: &str) -> Option<u16> {
-    let l = s.to_ascii_lowercase();
-    match l.as_str() {
-        "inf" | "+inf" => return Some(0x7c00),
-        "-inf" => return Some(0xfc00),
-        "nan" => return Some(0x7e00),
-        _ => {}
-    }
-    if let Some(h) = l.strip_prefix("0x") {
-        return u16::from_str_radix(h, 16).ok();
-    }
-    let v: f64 = s.parse().ok()?;
-    v.is_finite().then(|| f64_to_half(v))
-}
-
-pub fn half_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let e = ((h >> 10) & 31) as i32;
-    let m = (h & 0x3ff) as f64;
-    sign * match e {
-        0 => m * 2f64.powi(-24),
-        31 => {
-            if m == 0.0 {
-                f64::INFINITY
-            } else {
-                f64::NAN
-            }
-        }
-        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
-    }
-}
-
-/// Round to nearest even binary16 (overflow to infinity).
-pub fn f64_to_half(v: f64) -> u16 {
-    let sign: u16 = if v.is_sign_negative() { 0x8000 } else { 0 };
-    let a = v.abs();
-    if a == 0.0 {
-        return sign;
-    }
-    // Scale to units of the smallest subnormal (2^-24), round half to even.
-    let units = a * 2f64.powi(24);
-    if units < 1024.0 * 1.0 {
-        // Subnormal range (below 2^-14).
-        let r = units.round_ties_even();
-        return sign | r as u16;
-    }
-    let e = a.log2().floor() as i32;
-    let mut e = e;
-    let mut m = (a / 2f64.powi(e) - 1.0) * 1024.0;
-    m = m.round_ties_even();
-    if m >= 1024.0 {
-        m = 0.0;
-        e += 1;
-    }
-    if e > 15 {
-        return sign | 0x7c00;
-    }
-    sign | (((e + 15) as u16) << 10) | m as u16
-}
-
 pub fn print_const(v: u128) -> String {
     (0..4).map(|i| half_text(bits(v, 16 * i, 16) as u16)).collect::<Vec<_>>().join(" ")
 }
@@ -870,20 +849,6 @@ fn check_half_exact(text: &str, h: u16) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn halves() {
-        assert_eq!(half_text(0x3c00), "1");
-        assert_eq!(half_text(0x2e66), "0.1");
-        assert_eq!(half_text(0x7bff), "65504");
-        assert_eq!(half_text(0x8000), "-0");
-        assert_eq!(half_text(0x7e00), "0x7e00");
-        for h in 0..=0xffffu16 {
-            if !half_to_f64(h).is_nan() {
-                assert_eq!(parse_half(&half_text(h)), Some(h), "{h:#x} {}", half_text(h));
-            }
-        }
-    }
 
     #[test]
     fn example_3_fields() {

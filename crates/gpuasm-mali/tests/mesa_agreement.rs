@@ -59,7 +59,7 @@ fn translate_item(item: &str) -> String {
         // Mesa prints %f approximations: take the binary16 they round to.
         let exact: Vec<String> = args
             .iter()
-            .map(|a| format!("0x{:04x}", gpuasm_mali::units::f64_to_half(a.parse::<f64>().unwrap())))
+            .map(|a| format!("0x{:04x}", gpuasm_mali::half::f64_to_half(a.parse::<f64>().unwrap())))
             .collect();
         return format!("{op} {}", exact.join(" "));
     }
