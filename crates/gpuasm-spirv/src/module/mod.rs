@@ -7,32 +7,35 @@
 
 pub(crate) mod capabilities;
 pub(crate) mod dominators;
+pub mod functions;
 pub(crate) mod opcode_set;
 
 use crate::binary::static_layouts;
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::InstructionInfo;
 use crate::grammar::{op, Category, OperandKind};
+use functions::Function;
 use opcode_set::OpcodeSet;
 use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// One instruction: where it is, what it is, its result, and where its
 /// decoded operands are.
 #[derive(Clone, Debug)]
 pub struct Inst {
     /// Word offset in the module (modules are shorter than 2^31 words).
-    pub offset: u32,
-    pub word_count: u16,
+    pub(crate) offset: u32,
+    pub(crate) word_count: u16,
     /// The opcode (also in `info`; kept here to spare passes that scan
     /// opcodes a load from the grammar table).
     opcode: u16,
-    pub info: &'static InstructionInfo,
+    pub(crate) info: &'static InstructionInfo,
     /// `0` when there is none.
-    pub result_type: u32,
+    pub(crate) result_type: u32,
     /// `0` when there is none.
-    pub result_id: u32,
+    pub(crate) result_id: u32,
     /// For `OpExtInst`, the set its instruction number belongs to.
-    pub ext_set: Option<ExtSet>,
+    pub(crate) ext_set: Option<ExtSet>,
     /// Where the operands are: the first `operands_len` of static layout
     /// `operands_at & !STATIC` (most instructions: nothing is copied), or in
     /// the module's own list from `operands_at`.
@@ -44,9 +47,40 @@ pub struct Inst {
 const STATIC: u32 = 1 << 31;
 
 impl Inst {
+    /// The opcode.
     #[inline]
     pub fn opcode(&self) -> u16 {
         self.opcode
+    }
+
+    /// Where the instruction starts, in words from the start of the module.
+    pub fn offset(&self) -> usize {
+        self.offset as usize
+    }
+
+    /// How many words it takes.
+    pub fn word_count(&self) -> usize {
+        self.word_count as usize
+    }
+
+    /// Its grammar entry.
+    pub fn info(&self) -> &'static InstructionInfo {
+        self.info
+    }
+
+    /// The id of its result type, if it has one.
+    pub fn result_type(&self) -> Option<u32> {
+        (self.result_type != 0).then_some(self.result_type)
+    }
+
+    /// The id it defines, if it defines one.
+    pub fn result_id(&self) -> Option<u32> {
+        (self.result_id != 0).then_some(self.result_id)
+    }
+
+    /// For OpExtInst, the extended instruction set it belongs to.
+    pub fn ext_set(&self) -> Option<ExtSet> {
+        self.ext_set
     }
 }
 
@@ -55,7 +89,7 @@ impl Inst {
 /// below the header's bound index a table when that bound is within a small
 /// multiple of the module's size (as in every module a compiler writes);
 /// other ids, and every id under a huge bound, go to a hash map.
-pub struct Defs {
+pub(crate) struct Defs {
     dense: Vec<u32>,
     sparse: FxHashMap<u32, u32>,
 }
@@ -108,10 +142,20 @@ impl Defs {
 }
 
 /// A whole module.
+///
+/// ```
+/// use gpuasm_spirv::module::Module;
+/// let words = gpuasm_spirv::text::assemble(
+///     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n", &Default::default()).unwrap();
+/// let module = Module::read(&words).unwrap();
+/// assert_eq!(module.insts().len(), 3);
+/// let void = module.insts()[2].result_id().unwrap();
+/// assert_eq!(module.def(void).map(|d| d.info().name), Some("OpTypeVoid"));
+/// ```
 pub struct Module<'w> {
-    pub words: &'w [u32],
-    pub header: Header,
-    pub insts: Vec<Inst>,
+    pub(crate) words: &'w [u32],
+    pub(crate) header: Header,
+    pub(crate) insts: Vec<Inst>,
     /// Each instruction's opcode, by index: the passes that look for a few
     /// opcodes scan this (2 bytes an instruction) instead of `insts`.
     opcodes: Vec<u16>,
@@ -119,14 +163,16 @@ pub struct Module<'w> {
     operands: Vec<ParsedOperand>,
     layouts: &'static [&'static [ParsedOperand]],
     /// Result id → index of its defining instruction.
-    pub defs: Defs,
+    pub(crate) defs: Defs,
     /// The operands of every OpCapability (not the implied ones).
-    pub declared_capabilities: rustc_hash::FxHashSet<u32>,
+    pub(crate) declared_capabilities: rustc_hash::FxHashSet<u32>,
     /// Those and every capability they imply.
-    pub capabilities: rustc_hash::FxHashSet<u32>,
+    pub(crate) capabilities: rustc_hash::FxHashSet<u32>,
     /// Every opcode the module uses: passes whose rule family is absent
     /// skip their walk.
     present: Box<OpcodeSet>,
+    /// Found on first use.
+    functions: OnceLock<Vec<Function>>,
 }
 
 impl<'w> Module<'w> {
@@ -195,6 +241,7 @@ impl<'w> Module<'w> {
             declared_capabilities: Default::default(),
             capabilities: Default::default(),
             present,
+            functions: OnceLock::new(),
         };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
@@ -212,6 +259,32 @@ impl<'w> Module<'w> {
     #[inline]
     pub fn opcode(&self, i: usize) -> u16 {
         self.opcodes[i]
+    }
+
+    /// The module's words.
+    pub fn words(&self) -> &'w [u32] {
+        self.words
+    }
+
+    /// Its header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Its instructions, in order.
+    pub fn insts(&self) -> &[Inst] {
+        &self.insts
+    }
+
+    /// Whether capability `cap` is declared, or implied by one declared.
+    pub fn has_capability(&self, cap: u32) -> bool {
+        self.capabilities.contains(&cap)
+    }
+
+    /// The module's functions and their blocks (found on first use, once
+    /// whichever thread asks first).
+    pub fn functions(&self) -> &[Function] {
+        self.functions.get_or_init(|| functions::find(self))
     }
 
     /// Whether some instruction has this opcode.
@@ -240,6 +313,8 @@ impl<'w> Module<'w> {
         }
     }
 
+    /// The decoded operands of instruction `i` (result type and result
+    /// included), each with its word offset in the instruction.
     #[inline]
     pub fn operands(&self, i: usize) -> &[ParsedOperand] {
         self.operands_of(&self.insts[i])

@@ -6,24 +6,7 @@ use super::{ErrorKind, Report};
 use crate::grammar::op;
 use crate::module::Module;
 
-/// Termination instructions (spec 2.2.4, "Termination Instruction").
-pub(super) const TERMINATORS: &[u16] = &[
-    op::OpBranch,
-    op::OpBranchConditional,
-    op::OpSwitch,
-    op::OpReturn,
-    op::OpReturnValue,
-    op::OpKill,
-    op::OpUnreachable,
-    op::OpTerminateInvocation,
-    op::OpIgnoreIntersectionKHR,
-    op::OpTerminateRayKHR,
-    op::OpEmitMeshTasksEXT,
-];
-
-/// [`TERMINATORS`], tested for every instruction.
-pub(super) static TERMINATOR_SET: crate::module::opcode_set::OpcodeSet =
-    crate::module::opcode_set::OpcodeSet::new(TERMINATORS);
+pub(super) use crate::module::functions::TERMINATOR_SET;
 
 #[derive(PartialEq, Eq, Clone, Copy)]
 enum State {

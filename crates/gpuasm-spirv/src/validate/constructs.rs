@@ -22,9 +22,9 @@ use super::structure::{traversal_roots, Roles};
 use super::{ErrorKind, Report};
 use crate::grammar::op;
 use crate::module::dominators::{dominators, DomTree};
+use crate::module::functions::Block;
 use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::ops::Range;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -56,7 +56,7 @@ struct Construct {
 /// A function's graphs, as the construct rules read them.
 pub(super) struct Cfg<'a, 'm> {
     pub m: &'a Module<'m>,
-    pub blocks: &'a [(u32, Range<usize>)],
+    pub blocks: &'a [Block],
     pub block_index: &'a FxHashMap<u32, usize>,
     pub succ: &'a [Vec<usize>],
     /// Real predecessors (each once).
@@ -115,11 +115,11 @@ impl Dominance {
 
 impl Cfg<'_, '_> {
     fn label(&self, b: usize) -> usize {
-        self.blocks[b].1.start
+        self.blocks[b].insts.start
     }
 
     fn terminator(&self, b: usize) -> u16 {
-        self.m.insts[self.blocks[b].1.end - 1].opcode()
+        self.m.insts[self.blocks[b].insts.end - 1].opcode()
     }
 
     fn merge_opcode(&self, b: usize) -> Option<u16> {
@@ -228,7 +228,7 @@ impl Cfg<'_, '_> {
 pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
     let d = Dominance::new(cfg);
     let n = cfg.blocks.len();
-    let name = |b: usize| cfg.blocks[b].0;
+    let name = |b: usize| cfg.blocks[b].label;
     for c in cfg.constructs() {
         if !cfg.reachable[c.header] {
             continue;
@@ -314,7 +314,7 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
                     let (bp, bc, bh) = (r.id(name(p)), r.id(name(t)), r.id(name(c.header)));
                     r.error(
                         ErrorKind::StructuredControlFlow,
-                        cfg.blocks[p].1.end - 1,
+                        cfg.blocks[p].insts.end - 1,
                         format!(
                             "Block {bp} branches to the loop continue target {bc}, but is not contained in the associated loop construct {bh}"
                         ),
@@ -324,7 +324,7 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
             }
         }
         if c.kind == Kind::Selection && cfg.terminator(c.header) == op::OpSwitch {
-            let cases = Cases { cfg, d: &d, construct: &c, merge: exit, switch: cfg.blocks[c.header].1.end - 1 };
+            let cases = Cases { cfg, d: &d, construct: &c, merge: exit, switch: cfg.blocks[c.header].insts.end - 1 };
             if !cases.check(r) {
                 return false;
             }
@@ -351,7 +351,7 @@ impl Cases<'_, '_, '_> {
         let (cfg, sw) = (self.cfg, self.switch);
         let m = cfg.m;
         let header = self.construct.header;
-        let merge_id = cfg.blocks[self.merge].0;
+        let merge_id = cfg.blocks[self.merge].label;
         let targets: Vec<u32> = (1..m.operands(sw).len()).step_by(2).map(|k| m.word(sw, k)).collect();
         let case_targets: FxHashSet<u32> = targets.iter().copied().filter(|&t| t != merge_id).collect();
         let default = targets[0];
@@ -368,7 +368,7 @@ impl Cases<'_, '_, '_> {
                 None => {
                     let Some(&tb) = cfg.block_index.get(&target) else { return true };
                     if cfg.reachable[header] && cfg.reachable[tb] && !self.d.dominates(header, tb) {
-                        let (h, t) = (r.id(cfg.blocks[header].0), r.id(target));
+                        let (h, t) = (r.id(cfg.blocks[header].label), r.id(target));
                         r.error(
                             ErrorKind::StructuredControlFlow,
                             cfg.label(header),
@@ -442,7 +442,7 @@ impl Cases<'_, '_, '_> {
                 stack.extend(cfg.succ[b].iter().copied());
                 continue;
             }
-            let label = cfg.blocks[b].0;
+            let label = cfg.blocks[b].label;
             if !case_targets.contains(&label) {
                 // Leaving the case construct otherwise than for another case
                 // or the merge: only the switch's own structured exits
@@ -450,7 +450,7 @@ impl Cases<'_, '_, '_> {
                 if cfg.is_structured_exit(self.construct, b, self.d) {
                     continue;
                 }
-                let (t, l) = (r.id(cfg.blocks[target].0), r.id(label));
+                let (t, l) = (r.id(cfg.blocks[target].label), r.id(label));
                 r.error(
                     ErrorKind::StructuredControlFlow,
                     cfg.label(target),
@@ -465,7 +465,7 @@ impl Cases<'_, '_, '_> {
                     fall = label;
                 }
             } else if fall != label {
-                let (t, f, l) = (r.id(cfg.blocks[target].0), r.id(fall), r.id(label));
+                let (t, f, l) = (r.id(cfg.blocks[target].label), r.id(fall), r.id(label));
                 r.error(
                     ErrorKind::StructuredControlFlow,
                     cfg.label(target),

@@ -10,42 +10,10 @@ use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{capability, op};
 use crate::module::dominators::{dominators, DomTree};
+use crate::module::functions::{Block, Function};
 use crate::module::Defs;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
-
-struct Function {
-    /// The OpFunction instruction.
-    def: usize,
-    /// Each block's label and instruction range (label included).
-    blocks: Vec<(u32, std::ops::Range<usize>)>,
-}
-
-fn functions(m: &Module) -> Vec<Function> {
-    let mut out = Vec::new();
-    let mut current: Option<Function> = None;
-    for i in 0..m.insts.len() {
-        match m.opcode(i) {
-            op::OpFunction => current = Some(Function { def: i, blocks: Vec::new() }),
-            op::OpLabel => {
-                if let Some(f) = current.as_mut() {
-                    f.blocks.push((m.insts[i].result_id, i..i + 1));
-                }
-            }
-            op::OpFunctionEnd => out.extend(current.take()),
-            _ => {
-                // A block ends at its terminator: spirv-val lets non-semantic
-                // instructions stand between blocks.
-                if let Some((_, range)) = current.as_mut().and_then(|f| f.blocks.last_mut()) {
-                    if !super::cfg::TERMINATOR_SET.contains(m.insts[range.end - 1].opcode()) {
-                        range.end = i + 1;
-                    }
-                }
-            }
-        }
-    }
-    out
-}
 
 /// The labels a terminator branches to.
 fn branch_targets(m: &Module, last: usize) -> Vec<u32> {
@@ -122,16 +90,17 @@ impl Graph {
         if func.blocks.is_empty() {
             return None;
         }
-        let block_index: FxHashMap<u32, usize> = func.blocks.iter().enumerate().map(|(b, (l, _))| (*l, b)).collect();
+        let block_index: FxHashMap<u32, usize> =
+            func.blocks.iter().enumerate().map(|(b, block)| (block.label, b)).collect();
         let succ: Vec<Vec<usize>> =
-            func.blocks.iter().map(|(_, range)| successors(m, range.end - 1, &block_index)).collect();
+            func.blocks.iter().map(|block| successors(m, block.insts.end - 1, &block_index)).collect();
         let (idom, rpo) = dominators(&succ);
         Some(Graph { block_index, succ, idom, rpo })
     }
 }
 
 pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
-    let functions = functions(m);
+    let functions = m.functions();
     let graphs: Vec<Option<Graph>> = functions.iter().map(|f| Graph::new(m, f)).collect();
     let shader = m.declared_capabilities.contains(&capability::Shader);
     // The control-flow graph's own rules come first (spirv-val's CFG pass):
@@ -141,7 +110,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         let Some(Graph { block_index, succ, idom, rpo }) = graph else { continue };
         // Every block a branch or merge instruction names is in the function.
         let mut undefined: Vec<u32> = Vec::new();
-        for (_, range) in &func.blocks {
+        for Block { insts: range, .. } in &func.blocks {
             let last = range.end - 1;
             let merge = (range.len() >= 2).then(|| range.end - 2);
             let mut named = branch_targets(m, last);
@@ -174,10 +143,9 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             return;
         }
         // Nothing branches to the entry block.
-        let entry = func.blocks[0].0;
-        if let Some((pred, _)) = func.blocks.iter().find(|(_, range)| branch_targets(m, range.end - 1).contains(&entry))
-        {
-            let (e, f, p) = (r.id(entry), r.id(m.insts[func.def].result_id), r.id(*pred));
+        let entry = func.blocks[0].label;
+        if let Some(pred) = func.blocks.iter().find(|block| branch_targets(m, block.insts.end - 1).contains(&entry)) {
+            let (e, f, p) = (r.id(entry), r.id(m.insts[func.def].result_id), r.id(pred.label));
             r.error(
                 ErrorKind::FunctionStructure,
                 func.def,
@@ -190,11 +158,11 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         for (b, d) in idom.iter().enumerate() {
             if let Some(d) = *d {
                 if d > b {
-                    let (block, dom) = (func.blocks[b].0, func.blocks[d].0);
+                    let (block, dom) = (func.blocks[b].label, func.blocks[d].label);
                     let (block, dom) = (r.id(block), r.id(dom));
                     r.error(
                         ErrorKind::FunctionStructure,
-                        func.blocks[d].1.start,
+                        func.blocks[d].insts.start,
                         format!("Block {block} appears in the binary before its dominator {dom}"),
                     );
                     return;
@@ -205,7 +173,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             let roles = structure::roles(m, &func.blocks, &|id| block_index.get(&id).copied());
             let depths = nesting_depths(idom, rpo, &roles);
             if let Some(b) = depths.iter().position(|&d| d > limits.max_control_flow_nesting_depth) {
-                r.error(ErrorKind::Limit, func.blocks[b].1.start, "Maximum Control Flow nesting depth exceeded.");
+                r.error(ErrorKind::Limit, func.blocks[b].insts.start, "Maximum Control Flow nesting depth exceeded.");
                 return;
             }
             if !structure::check(m, &func.blocks, block_index, succ, &roles, r) {
@@ -220,11 +188,11 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     // Where each instruction stands, by instruction index.
     let mut place = vec![Place::Elsewhere; m.insts.len()];
     for (f, func) in functions.iter().enumerate() {
-        for (b, (_, range)) in func.blocks.iter().enumerate() {
+        for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
             place[range.start] = Place::OutsideBlocks(f as u32);
             place[range.start + 1..range.end].fill(Place::Block(f as u32, b as u32));
         }
-        let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |(_, range)| range.start);
+        let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |block| block.insts.start);
         for (at, i) in place[params.clone()].iter_mut().zip(params) {
             if m.opcode(i) == op::OpFunctionParameter {
                 *at = Place::OutsideBlocks(f as u32);
@@ -251,7 +219,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         let Some(Graph { block_index, idom, .. }) = graph else { continue };
         let tree = DomTree::new(idom);
         let reachable = |b: usize| idom[b].is_some();
-        for (b, (_, range)) in func.blocks.iter().enumerate() {
+        for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
             for i in range.clone() {
                 let inst = &m.insts[i];
                 if inst.opcode() == op::OpExtInst && non_semantic(inst.ext_set) {
@@ -305,7 +273,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             }
                         }
                     } else if reachable(b) && db != b && !tree.dominates(db, b) {
-                        let (name, def_block, use_block) = (r.id(id), r.id(func.blocks[db].0), r.id(func.blocks[b].0));
+                        let (name, def_block, use_block) =
+                            (r.id(id), r.id(func.blocks[db].label), r.id(func.blocks[b].label));
                         r.error(
                             ErrorKind::Dominance,
                             i,

@@ -177,9 +177,11 @@ pub enum ErrorKind {
 /// One broken rule.
 #[derive(Clone, Debug)]
 pub struct ValidationError {
+    /// Which family of rules it breaks.
     pub kind: ErrorKind,
     /// Word offset of the offending instruction (or of the binary error).
     pub word_offset: usize,
+    /// What is wrong, in spirv-val's words where it reports the same error.
     pub message: String,
     /// The offending instruction, disassembled with friendly names.
     pub instruction: Option<String>,

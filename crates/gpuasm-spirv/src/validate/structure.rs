@@ -15,9 +15,9 @@ use super::constructs;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
 use crate::module::dominators::postorder;
+use crate::module::functions::Block;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
-use std::ops::Range;
 
 /// Structured-control-flow roles of a function's blocks, from their merge
 /// instructions.
@@ -33,7 +33,7 @@ pub(super) struct Roles {
     pub targets: Vec<(Option<usize>, Option<usize>)>,
 }
 
-pub(super) fn roles(m: &Module, blocks: &[(u32, Range<usize>)], index: &dyn Fn(u32) -> Option<usize>) -> Roles {
+pub(super) fn roles(m: &Module, blocks: &[Block], index: &dyn Fn(u32) -> Option<usize>) -> Roles {
     let n = blocks.len();
     let mut roles = Roles {
         merge_inst: vec![None; n],
@@ -41,7 +41,7 @@ pub(super) fn roles(m: &Module, blocks: &[(u32, Range<usize>)], index: &dyn Fn(u
         continue_of: vec![None; n],
         targets: vec![(None, None); n],
     };
-    for (b, (_, range)) in blocks.iter().enumerate() {
+    for (b, Block { insts: range, .. }) in blocks.iter().enumerate() {
         if range.len() < 2 {
             continue;
         }
@@ -138,14 +138,14 @@ fn back_edges(graph: &[Vec<usize>], succ: &[Vec<usize>]) -> Vec<(usize, usize)> 
 /// The structured rules for one function; false when an error was reported.
 pub(super) fn check(
     m: &Module,
-    blocks: &[(u32, Range<usize>)],
+    blocks: &[Block],
     block_index: &FxHashMap<u32, usize>,
     succ: &[Vec<usize>],
     roles: &Roles,
     r: &mut Report,
 ) -> bool {
     let n = blocks.len();
-    let label = |b: usize| blocks[b].1.start;
+    let label = |b: usize| blocks[b].insts.start;
     // Structural successors: merge block and continue target first.
     let structural: Vec<Vec<usize>> = (0..n)
         .map(|b| {
@@ -174,7 +174,7 @@ pub(super) fn check(
     let mut latches: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(from, to) in &edges {
         if !is_loop(to) {
-            let (f, t) = (r.id(blocks[from].0), r.id(blocks[to].0));
+            let (f, t) = (r.id(blocks[from].label), r.id(blocks[to].label));
             r.error(
                 ErrorKind::StructuredControlFlow,
                 label(from),
@@ -188,7 +188,7 @@ pub(super) fn check(
     }
     for b in (0..n).filter(|&b| reachable[b] && is_loop(b)) {
         if latches[b].len() != 1 {
-            let h = r.id(blocks[b].0);
+            let h = r.id(blocks[b].label);
             r.error(
                 ErrorKind::StructuredControlFlow,
                 label(b),
@@ -227,7 +227,7 @@ pub(super) fn check(
                 seen.insert(m.word(i, 1));
             }
         }
-        let last = blocks[b].1.end - 1;
+        let last = blocks[b].insts.end - 1;
         match m.opcode(last) {
             op::OpBranchConditional => {
                 let t = seen.insert(m.word(last, 1));

@@ -1,0 +1,71 @@
+//! Functions and their blocks, found once from the instruction order: each
+//! function's OpFunction, and each block's label and instructions.
+
+use super::Module;
+use crate::grammar::op;
+use std::ops::Range;
+
+/// Termination instructions (spec 2.2.4, "Termination Instruction").
+pub(crate) const TERMINATORS: &[u16] = &[
+    op::OpBranch,
+    op::OpBranchConditional,
+    op::OpSwitch,
+    op::OpReturn,
+    op::OpReturnValue,
+    op::OpKill,
+    op::OpUnreachable,
+    op::OpTerminateInvocation,
+    op::OpIgnoreIntersectionKHR,
+    op::OpTerminateRayKHR,
+    op::OpEmitMeshTasksEXT,
+];
+
+/// [`TERMINATORS`], tested for every instruction.
+pub(crate) static TERMINATOR_SET: super::opcode_set::OpcodeSet = super::opcode_set::OpcodeSet::new(TERMINATORS);
+
+/// One function of a module.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Index of its OpFunction instruction.
+    pub def: usize,
+    /// Its blocks, in module order (none for a declaration).
+    pub blocks: Vec<Block>,
+}
+
+/// One block of a function.
+#[derive(Clone, Debug)]
+pub struct Block {
+    /// The id of its OpLabel.
+    pub label: u32,
+    /// Its instructions by index, the OpLabel first and the terminator
+    /// last (if it has one).
+    pub insts: Range<usize>,
+}
+
+/// The module's functions. A block ends at its terminator: spirv-val lets
+/// non-semantic instructions stand between blocks, and they belong to no
+/// block. In a module whose layout is wrong (checked by the validator's
+/// first passes) the answer is still defined, for any instruction order.
+pub(crate) fn find(m: &Module) -> Vec<Function> {
+    let mut out = Vec::new();
+    let mut current: Option<Function> = None;
+    for i in 0..m.insts.len() {
+        match m.opcode(i) {
+            op::OpFunction => current = Some(Function { def: i, blocks: Vec::new() }),
+            op::OpLabel => {
+                if let Some(f) = current.as_mut() {
+                    f.blocks.push(Block { label: m.insts[i].result_id, insts: i..i + 1 });
+                }
+            }
+            op::OpFunctionEnd => out.extend(current.take()),
+            _ => {
+                if let Some(block) = current.as_mut().and_then(|f| f.blocks.last_mut()) {
+                    if !TERMINATOR_SET.contains(m.opcode(block.insts.end - 1)) {
+                        block.insts.end = i + 1;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
