@@ -13,8 +13,17 @@ pub use libtest_mimic::{Failed, Trial};
 
 /// Runs `trials` with libtest's command line (filters, `--list`,
 /// `--exact`, `--test-threads`) and exits with its verdict.
+///
+/// A whole corpus run prints one dot per case, as `--quiet` does: tens of
+/// thousands of `test NAME ... ok` lines would bury the failures (which
+/// are listed by name either way). With a filter, or `--format pretty`,
+/// each case prints its name.
 pub fn run(trials: Vec<Trial>) -> ! {
-    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
+    let mut args = libtest_mimic::Arguments::from_args();
+    if args.format.is_none() && args.filter.is_none() && args.skip.is_empty() {
+        args.format = Some(libtest_mimic::FormatSetting::Terse);
+    }
+    libtest_mimic::run(&args, trials).exit()
 }
 
 /// `Ok` when `ok`, else a failure saying `why`.
