@@ -19,11 +19,15 @@ pub use libtest_mimic::{Failed, Trial};
 /// are listed by name either way). With a filter, or `--format pretty`,
 /// each case prints its name.
 pub fn run(trials: Vec<Trial>) -> ! {
-    let mut args = libtest_mimic::Arguments::from_args();
+    run_with(libtest_mimic::Arguments::from_args(), trials).exit()
+}
+
+/// [`run`] with parsed arguments, returning the verdict.
+pub fn run_with(mut args: libtest_mimic::Arguments, trials: Vec<Trial>) -> libtest_mimic::Conclusion {
     if args.format.is_none() && args.filter.is_none() && args.skip.is_empty() {
         args.format = Some(libtest_mimic::FormatSetting::Terse);
     }
-    libtest_mimic::run(&args, trials).exit()
+    libtest_mimic::run(&args, trials)
 }
 
 /// `Ok` when `ok`, else a failure saying `why`.
