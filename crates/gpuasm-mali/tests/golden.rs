@@ -1,11 +1,14 @@
 //! Golden tests: Mesa-compiled programs round-trip through dis and as; the
 //! hand-derived vectors and the spec's worked examples assemble to their
-//! words and disassemble to their text.
+//! words and disassemble to their text. One trial per program
+//! (`mesa/NAME`, `mesa/lima2/NAME`) and per vector (`vector/TITLE`).
 
 mod common;
 
-use common::{corpus, field_words, hex_words, mesa_programs, mesa_store_words, read_words};
+use common::{case_name, corpus, field_words, hex_words, mesa_programs, mesa_store_words, plain, read_words};
+use common::{Failed, Trial};
 use gpuasm_mali::{assemble, disassemble, DisOptions};
+use std::path::Path;
 
 fn words_of(hex: &str) -> Vec<u32> {
     hex.split_whitespace().map(|w| u32::from_str_radix(w, 16).unwrap()).collect()
@@ -21,45 +24,46 @@ fn is_fallback(line: &str) -> bool {
     line.starts_with("words ") || line.split(", ").any(|item| item.starts_with("raw."))
 }
 
-/// Every Mesa program (both corpora): dis then as gives back its words, its
-/// hex listing disassembles to the same text, and every instruction Mesa
-/// emitted prints in its normal spelling: zero `raw.`/`words` fallbacks.
-#[test]
-fn mesa_programs_round_trip_without_fallbacks() {
-    let (mut programs, mut instructions, mut round_trips) = (0, 0, 0);
-    let mut fallbacks = Vec::new();
+/// One Mesa program: dis then as gives back its words, its hex listing
+/// disassembles to the same text, and every instruction Mesa emitted prints
+/// in its normal spelling: zero `raw.`/`words` fallbacks.
+fn mesa_program_round_trips_without_fallbacks(path: &Path) -> Result<(), Failed> {
+    let words = read_words(path);
+    let text = disassemble(&words, &DisOptions::default());
     let mut failures = Vec::new();
-    for path in mesa_programs() {
-        let words = read_words(&path);
-        let text = disassemble(&words, &DisOptions::default());
-        programs += 1;
-        for line in instruction_lines(&text) {
-            instructions += 1;
-            if is_fallback(line) {
-                fallbacks.push(format!("{}: {line}", path.display()));
-            }
-        }
-        match assemble(&text) {
-            Ok(back) if back == words => round_trips += 1,
-            Ok(_) => failures.push(format!("{}: words differ\n{text}", path.display())),
-            Err(d) => failures.push(format!("{}: {d}\n{text}", path.display())),
-        }
-        let listing = std::fs::read_to_string(path.with_extension("hex")).unwrap();
-        if hex_words(&listing) != words {
-            failures.push(format!("{}: the hex listing holds other words", path.display()));
+    for line in instruction_lines(&text) {
+        if is_fallback(line) {
+            failures.push(format!("{}: fallback: {line}", path.display()));
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(fallbacks.is_empty(), "{} fallbacks:\n{}", fallbacks.len(), fallbacks.join("\n"));
-    assert!(programs >= 138 && instructions > 4500, "{programs} programs, {instructions} instructions");
-    assert_eq!(round_trips, programs);
+    match assemble(&text) {
+        Ok(back) if back == words => {}
+        Ok(_) => failures.push(format!("{}: words differ\n{text}", path.display())),
+        Err(d) => failures.push(format!("{}: {d}\n{text}", path.display())),
+    }
+    let listing = std::fs::read_to_string(path.with_extension("hex")).unwrap();
+    if hex_words(&listing) != words {
+        failures.push(format!("{}: the hex listing holds other words", path.display()));
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
+    }
+}
+
+/// Both corpora are all there: 138 programs, over 4500 instructions.
+fn mesa_corpus_is_complete() {
+    let programs = mesa_programs();
+    let instructions: usize =
+        programs.iter().map(|p| instruction_lines(&disassemble(&read_words(p), &DisOptions::default())).count()).sum();
+    assert!(programs.len() >= 138 && instructions > 4500, "{} programs, {instructions} instructions", programs.len());
 }
 
 /// Temporary stores as Mesa's encoder writes them, for every slot whose
 /// index fits the 16-bit field and every size Mesa spills (1-4
 /// components), print in the normal spelling and assemble back: the
 /// default `offset_reg` is Mesa's, (slot >> 2) & 63 (spec 5.9).
-#[test]
 fn mesa_spill_stores_print_normally_at_every_slot() {
     let mut failures = Vec::new();
     for components in 1..=4u32 {
@@ -86,7 +90,6 @@ fn mesa_spill_stores_print_normally_at_every_slot() {
 /// The same rule for the partial slots Mesa never writes (`.zw`, `.y`,
 /// `.z`, `.w`): the default comes from the slot N written in the text, not
 /// from the index field 2N+h / 4N+c.
-#[test]
 fn partial_stores_take_the_default_from_the_slot() {
     let mut failures = Vec::new();
     for (alignment, parts) in [(1u32, &["xy", "zw"][..]), (0, &["x", "y", "z", "w"][..])] {
@@ -113,7 +116,6 @@ fn partial_stores_take_the_default_from_the_slot() {
 }
 
 /// The case: `store.t -3.xy $5` has index -6 and offset_reg 63.
-#[test]
 fn store_minus_three_xy_gets_offset_reg_63() {
     let words = assemble("store.t -3.xy $5").unwrap();
     assert_eq!(words, [0x0000_8003, 0xf4fc_0543, 0x0000_01ff]);
@@ -150,27 +152,26 @@ fn vectors() -> Vec<(String, String, Vec<u32>)> {
     out
 }
 
-#[test]
-fn vectors_assemble_and_disassemble_exactly() {
-    let v = vectors();
-    assert!(v.len() >= 60, "{}", v.len());
+/// One vector of vectors.md: its text assembles to its words and back.
+fn vector_both_ways(title: &str, text: &str, words: &[u32]) -> Result<(), Failed> {
     let mut failures = Vec::new();
-    for (title, text, words) in &v {
-        match assemble(text) {
-            Ok(w) if &w == words => {}
-            Ok(w) => failures.push(format!("{title}: {text}\n   want {words:08x?}\n   got  {w:08x?}")),
-            Err(d) => failures.push(format!("{title}: {text}: {d}")),
-        }
-        let back = disassemble(words, &DisOptions::default());
-        if back.trim_end() != text {
-            failures.push(format!("{title}: dis gives '{}' for '{text}'", back.trim_end()));
-        }
+    match assemble(text) {
+        Ok(w) if w == words => {}
+        Ok(w) => failures.push(format!("{title}: {text}\n   want {words:08x?}\n   got  {w:08x?}")),
+        Err(d) => failures.push(format!("{title}: {text}: {d}")),
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    let back = disassemble(words, &DisOptions::default());
+    if back.trim_end() != text {
+        failures.push(format!("{title}: dis gives '{}' for '{text}'", back.trim_end()));
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
+    }
 }
 
 /// The worked examples of the spec (section 6): text block, then `Words:`.
-#[test]
 fn worked_examples_both_ways() {
     let md = std::fs::read_to_string(corpus().join("spec-examples.md")).unwrap();
     let sec = &md[md.find("## 6. Worked examples").unwrap()..md.find("## 7.").unwrap()];
@@ -199,4 +200,35 @@ fn worked_examples_both_ways() {
     }
     assert_eq!(n, 8);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn main() {
+    let mut all = vec![
+        plain("mesa: corpus complete", mesa_corpus_is_complete),
+        plain("mesa_spill_stores_print_normally_at_every_slot", mesa_spill_stores_print_normally_at_every_slot),
+        plain("partial_stores_take_the_default_from_the_slot", partial_stores_take_the_default_from_the_slot),
+        plain("store_minus_three_xy_gets_offset_reg_63", store_minus_three_xy_gets_offset_reg_63),
+        plain("worked_examples_both_ways", worked_examples_both_ways),
+    ];
+    for path in mesa_programs() {
+        all.push(Trial::test(format!("mesa/{}", case_name(&path)), move || {
+            mesa_program_round_trips_without_fallbacks(&path)
+        }));
+    }
+    let v = vectors();
+    let n = v.len();
+    all.push(Trial::test(
+        "vectors: at least 60",
+        move || {
+            if n >= 60 {
+                Ok(())
+            } else {
+                Err(format!("{n} vectors").into())
+            }
+        },
+    ));
+    for (title, text, words) in v {
+        all.push(Trial::test(format!("vector/{title}"), move || vector_both_ways(&title, &text, &words)));
+    }
+    common::run(all)
 }

@@ -1,11 +1,13 @@
 //! Mesa's own disassembly of every corpus program, translated into our
 //! spelling with the cheat sheet of spec section 5 and assembled, must give
 //! exactly the program's words: our fields agree with Mesa's by meaning.
+//! One trial per program (`mesa/NAME`).
 
 mod common;
 
-use common::{mesa_programs, mesa_store_words, read_words};
+use common::{case_name, mesa_programs, mesa_store_words, plain, read_words, Failed, Trial};
 use gpuasm_mali::assemble;
+use std::path::Path;
 
 /// Operand counts (destination included) of the ops whose pipeline
 /// destination Mesa leaves out.
@@ -77,47 +79,59 @@ fn translate_item(item: &str) -> String {
     format!("{op} {}", args.join(" ")).trim().to_string()
 }
 
-#[test]
-fn mesa_disassembly_means_what_we_decode() {
-    let mut programs = 0;
-    let mut instructions = 0;
-    for ppbin in mesa_programs() {
-        let path = ppbin.with_extension("dis");
-        let dis = std::fs::read_to_string(&path).unwrap();
-        let words = read_words(&ppbin);
-        let mut text = String::new();
-        for line in dis.lines() {
-            let (at, body) = line.split_once(':').unwrap();
-            let offset: usize = at.trim_start_matches('@').trim().parse().unwrap();
-            text.push_str(&format!("L{offset}:\n"));
-            let mut front = Vec::new();
-            let mut items = Vec::new();
-            for item in body.split(',') {
-                let t = item.trim();
-                match t {
-                    "stop" | "sync" => front.push(t.to_string()),
-                    "" => {}
-                    _ => items.push(translate_item(t)),
-                }
-            }
-            front.sort_by_key(|f| if f == "stop" { 0 } else { 1 });
-            front.extend(items);
-            text.push_str(&front.join(", "));
-            text.push('\n');
-            instructions += 1;
-        }
-        let got = assemble(&text).unwrap_or_else(|d| panic!("{}: {}\n{text}", path.display(), d));
-        assert_eq!(got, words, "{}\n{text}", path.display());
-        programs += 1;
+/// One program: Mesa's disassembly (`NAME.dis`), translated, assembles to
+/// the program's words.
+fn mesa_disassembly_means_what_we_decode(ppbin: &Path) -> Result<(), Failed> {
+    let path = ppbin.with_extension("dis");
+    let dis = std::fs::read_to_string(&path).unwrap();
+    let words = read_words(ppbin);
+    let text = translate(&dis);
+    let got = assemble(&text).map_err(|d| format!("{}: {}\n{text}", path.display(), d))?;
+    if got == words {
+        Ok(())
+    } else {
+        let at = (0..got.len().max(words.len())).find(|&i| got.get(i) != words.get(i));
+        Err(format!("{}: words differ from the program's, first at word {at:?}\n{text}", path.display()).into())
     }
-    assert!(programs >= 138 && instructions > 4500, "{programs} programs, {instructions} instructions");
+}
+
+/// Mesa's listing in our spelling, one `L<offset>:` label per instruction.
+fn translate(dis: &str) -> String {
+    let mut text = String::new();
+    for line in dis.lines() {
+        let (at, body) = line.split_once(':').unwrap();
+        let offset: usize = at.trim_start_matches('@').trim().parse().unwrap();
+        text.push_str(&format!("L{offset}:\n"));
+        let mut front = Vec::new();
+        let mut items = Vec::new();
+        for item in body.split(',') {
+            let t = item.trim();
+            match t {
+                "stop" | "sync" => front.push(t.to_string()),
+                "" => {}
+                _ => items.push(translate_item(t)),
+            }
+        }
+        front.sort_by_key(|f| if f == "stop" { 0 } else { 1 });
+        front.extend(items);
+        text.push_str(&front.join(", "));
+        text.push('\n');
+    }
+    text
+}
+
+/// Both corpora are all there: 138 programs, over 4500 instructions.
+fn mesa_corpus_is_complete() {
+    let programs = mesa_programs();
+    let instructions: usize =
+        programs.iter().map(|p| std::fs::read_to_string(p.with_extension("dis")).unwrap().lines().count()).sum();
+    assert!(programs.len() >= 138 && instructions > 4500, "{} programs, {instructions} instructions", programs.len());
 }
 
 /// Mesa's spelling of its own spill stores, as its disassembler prints them
 /// (`index / 2`, `index / 4` truncating, `.xy`/`.x` since Mesa's index is
 /// always a slot's first component), means the words its encoder writes,
 /// at every slot and size.
-#[test]
 fn mesa_spill_store_spelling_means_its_words() {
     let mut failures = Vec::new();
     for components in 1..=4u32 {
@@ -145,4 +159,17 @@ fn mesa_spill_store_spelling_means_its_words() {
         failures.len(),
         failures[..failures.len().min(20)].join("\n")
     );
+}
+
+fn main() {
+    let mut all = vec![
+        plain("mesa: corpus complete", mesa_corpus_is_complete),
+        plain("mesa_spill_store_spelling_means_its_words", mesa_spill_store_spelling_means_its_words),
+    ];
+    for path in mesa_programs() {
+        all.push(Trial::test(format!("mesa/{}", case_name(&path)), move || {
+            mesa_disassembly_means_what_we_decode(&path)
+        }));
+    }
+    common::run(all)
 }

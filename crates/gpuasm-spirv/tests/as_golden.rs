@@ -1,77 +1,77 @@
 //! Golden tests for the assembler: every case of the in-repo corpora
 //! (SPIRV-Tools' unit snippets, real assembly files, and rejections), with
-//! spirv-as 2025.5's binary or verdict stored beside each input.
+//! spirv-as 2025.5's binary or verdict stored beside each input. One trial
+//! per input file, named `<part>/FILE`, checks every flag set of its
+//! manifest rows.
 
 mod common;
 
+use common::{ensure, Failed, Trial};
 use gpuasm_spirv::text::{assemble, AsmOptions};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 fn options(flags: &str) -> AsmOptions {
     common::asm_options(flags, AsmOptions::default())
 }
 
-fn check_archive(archive: &str, dirs: &[&str]) {
-    let files = common::read_tar_xz(archive);
-    let mut accepted = (0, 0);
-    let mut rejected = (0, 0);
+/// One input under each of its rows (file, flags, status, expected).
+fn check_case(part: &str, files: &BTreeMap<String, Vec<u8>>, rows: &[Vec<String>]) -> Result<(), Failed> {
     let mut failures = Vec::new();
-    for dir in dirs {
-        let manifest = String::from_utf8(files[&format!("{dir}/MANIFEST.tsv")].clone()).unwrap();
-        for row in manifest.lines().skip(1) {
-            let cols: Vec<&str> = row.split('\t').collect();
-            let (file, flags, status, expected) = (cols[0], cols[1], cols[2], cols[3]);
-            let text = String::from_utf8_lossy(&files[&format!("{dir}/{file}")]).into_owned();
-            let result = assemble(&text, &options(flags));
-            // The shortcut for common instructions must change nothing:
-            // the same words, or the same diagnostics.
-            let general = assemble(&text, &AsmOptions { general_only: true, ..options(flags) });
-            if format!("{result:?}") != format!("{general:?}") {
-                failures.push(format!("{dir}/{file} [{flags}]: the shortcut and the general path differ"));
+    for cols in rows {
+        let (file, flags, status, expected) = (&cols[0], &cols[1], &cols[2], &cols[3]);
+        let text = String::from_utf8_lossy(&files[file]).into_owned();
+        let result = assemble(&text, &options(flags));
+        // The shortcut for common instructions must change nothing:
+        // the same words, or the same diagnostics.
+        let general = assemble(&text, &AsmOptions { general_only: true, ..options(flags) });
+        if format!("{result:?}") != format!("{general:?}") {
+            failures.push(format!("{part}/{file} [{flags}]: the shortcut and the general path differ"));
+        }
+        if status == "rejected" {
+            if result.is_ok() {
+                failures.push(format!("{part}/{file} [{flags}]: spirv-as rejects, we accept"));
             }
-            if status == "rejected" {
-                rejected.1 += 1;
-                match result {
-                    Err(_) => rejected.0 += 1,
-                    Ok(_) => failures.push(format!("{dir}/{file} [{flags}]: spirv-as rejects, we accept")),
-                }
-                continue;
+            continue;
+        }
+        let want = common::words(&files[expected]);
+        match result {
+            // Everything but the generator word (ours is 0).
+            Ok(got) if got.len() == want.len() && got[..2] == want[..2] && got[3..] == want[3..] => {}
+            Ok(got) => {
+                let at = (0..got.len().max(want.len())).find(|&i| i != 2 && got.get(i) != want.get(i));
+                failures.push(format!(
+                    "{part}/{file} [{flags}]: binary differs from {expected}: {} words, spirv-as {}; first at word {at:?}",
+                    got.len(),
+                    want.len()
+                ));
             }
-            accepted.1 += 1;
-            let want = common::words(&files[&format!("{dir}/{expected}")]);
-            match result {
-                Ok(got) => {
-                    // Everything but the generator word (ours is 0).
-                    if got.len() == want.len() && got[..2] == want[..2] && got[3..] == want[3..] {
-                        accepted.0 += 1;
-                    } else {
-                        failures.push(format!("{dir}/{file} [{flags}]: binary differs"));
-                    }
-                }
-                Err(d) => failures.push(format!("{dir}/{file} [{flags}]: we reject: {d}")),
-            }
+            Err(d) => failures.push(format!("{part}/{file} [{flags}]: we reject: {d}")),
         }
     }
-    println!("{archive}: {}/{} identical, {}/{} rejections agree", accepted.0, accepted.1, rejected.0, rejected.1);
-    assert!(accepted.1 > 0);
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
+    common::all_of(failures)
 }
 
-#[test]
-fn unit_snippets_match_spirv_as() {
-    check_archive("asm/unit.tar.xz", &["unit"]);
+fn trials(rel: &'static str, out: &mut Vec<Trial>) {
+    let part = rel.rsplit('/').next().unwrap();
+    let files = Arc::new(common::part(rel));
+    let cases = common::manifest_by_file(&files);
+    let accepted = cases.iter().flat_map(|(_, rows)| rows).filter(|r| r[2] != "rejected").count();
+    if part != "asm-rejected" {
+        out.push(Trial::test(format!("{part}: has accepted cases"), move || {
+            ensure(accepted > 0, || format!("{rel}: no accepted cases"))
+        }));
+    }
+    for (file, rows) in cases {
+        let files = Arc::clone(&files);
+        out.push(Trial::test(format!("{part}/{file}"), move || check_case(part, &files, &rows)));
+    }
 }
 
-#[test]
-fn assembly_files_match_spirv_as() {
-    check_archive("asm/asm.tar.xz", &["asm", "asm-rejected"]);
-}
-
-#[test]
-fn own_tricky_cases_match_spirv_as() {
-    check_archive("asm-own/cases.tar.xz", &["cases"]);
-}
-
-#[test]
-fn disassembled_corpus_matches_spirv_as() {
-    check_archive("asm-own/disasm.tar.xz", &["disasm"]);
+fn main() {
+    let mut all = Vec::new();
+    for rel in ["asm/unit", "asm/asm", "asm/asm-rejected", "asm-own/cases", "asm-own/disasm"] {
+        trials(rel, &mut all);
+    }
+    common::run(all)
 }

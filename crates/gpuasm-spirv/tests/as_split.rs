@@ -4,11 +4,13 @@
 //! is split at the first function, half-way, with no fork at all, at
 //! arbitrary bytes (inside words, strings and comments), and for short
 //! texts at every line, both into memory and streamed (where workers spill
-//! to temporary files).
+//! to temporary files). One trial per input file, `<part>/FILE`.
 
 mod common;
 
+use common::{Failed, Trial};
 use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, segments_adopted, AsmOptions};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn options(flags: &str) -> AsmOptions {
     common::asm_options(flags, AsmOptions { threads: 1, ..AsmOptions::default() })
@@ -77,61 +79,56 @@ fn streamed(text: &str, o: &AsmOptions) -> String {
     }
 }
 
-fn check_archive(archive: &str, dirs: &[&str]) {
-    let files = common::read_tar_xz(archive);
+/// Splits tried by the corpus trials, for the check that workers' segments
+/// are really taken over.
+static SPLITS: AtomicUsize = AtomicUsize::new(0);
+
+/// One input file of a corpus part under each of its manifest rows
+/// `(row number, flags)`: every split gives what one pass gives.
+fn check_case(name: &str, text: &str, rows: &[(usize, String)]) -> Result<(), Failed> {
     let mut failures = Vec::new();
-    let (mut cases, mut splits) = (0, 0);
-    let adopted_before = segments_adopted();
-    for dir in dirs {
-        let manifest = String::from_utf8(files[&format!("{dir}/MANIFEST.tsv")].clone()).unwrap();
-        for (row_number, row) in manifest.lines().skip(1).enumerate() {
-            let cols: Vec<&str> = row.split('\t').collect();
-            let (file, flags) = (cols[0], cols[1]);
-            let text = String::from_utf8_lossy(&files[&format!("{dir}/{file}")]).into_owned();
-            let base = options(flags);
-            let (one_pass, one_pass_streamed) = (in_memory(&text, &base), streamed(&text, &base));
-            cases += 1;
-            for (k, (fork, starts)) in plans(&text, row_number as u64 * 0x9e37_79b9 + 7).into_iter().enumerate() {
-                splits += 1;
-                let split = AsmOptions { split_at: Some((fork, starts.clone())), ..base.clone() };
-                if in_memory(&text, &split) != one_pass {
-                    failures.push(format!("{dir}/{file} [{flags}] split {fork} {starts:?}: differs in memory"));
-                }
-                // Streaming on some plans, the general path on one.
-                if k % 2 == 0 && streamed(&text, &split) != one_pass_streamed {
-                    failures.push(format!("{dir}/{file} [{flags}] split {fork} {starts:?}: differs streamed"));
-                }
-                if k == 1 && in_memory(&text, &AsmOptions { general_only: true, ..split.clone() }) != one_pass {
-                    failures.push(format!("{dir}/{file} [{flags}] split {fork} {starts:?}: differs, general path"));
-                }
+    for (row_number, flags) in rows {
+        let base = options(flags);
+        let (one_pass, one_pass_streamed) = (in_memory(text, &base), streamed(text, &base));
+        for (k, (fork, starts)) in plans(text, *row_number as u64 * 0x9e37_79b9 + 7).into_iter().enumerate() {
+            SPLITS.fetch_add(1, Ordering::Relaxed);
+            let split = AsmOptions { split_at: Some((fork, starts.clone())), ..base.clone() };
+            if in_memory(text, &split) != one_pass {
+                failures.push(format!("{name} [{flags}] split {fork} {starts:?}: differs in memory"));
+            }
+            // Streaming on some plans, the general path on one.
+            if k % 2 == 0 && streamed(text, &split) != one_pass_streamed {
+                failures.push(format!("{name} [{flags}] split {fork} {starts:?}: differs streamed"));
+            }
+            if k == 1 && in_memory(text, &AsmOptions { general_only: true, ..split.clone() }) != one_pass {
+                failures.push(format!("{name} [{flags}] split {fork} {starts:?}: differs, general path"));
             }
         }
     }
-    let adopted = segments_adopted() - adopted_before;
-    println!("{archive}: {cases} cases, {splits} splits, {adopted} or more segments taken from workers");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures[..failures.len().min(20)].join("\n"));
-    // The split must really be used, not only fall back to one pass.
-    assert!(adopted >= splits / 2, "only {adopted} segments taken over in {splits} splits");
+    common::all_of(failures)
 }
 
-#[test]
-fn unit_snippets_split_like_one_pass() {
-    check_archive("asm/unit.tar.xz", &["unit"]);
-}
-
-#[test]
-fn assembly_files_split_like_one_pass() {
-    check_archive("asm/asm.tar.xz", &["asm", "asm-rejected"]);
-}
-
-#[test]
-fn own_tricky_cases_split_like_one_pass() {
-    check_archive("asm-own/cases.tar.xz", &["cases"]);
-}
-
-#[test]
-fn disassembled_corpus_splits_like_one_pass() {
-    check_archive("asm-own/disasm.tar.xz", &["disasm"]);
+/// One trial per input file of the corpus part `rel` (`asm/unit`, ...; see
+/// `common::part`), named `<part>/FILE`.
+fn corpus_trials(rel: &str, out: &mut Vec<Trial>) {
+    let part = rel.rsplit('/').next().unwrap().to_string();
+    let files = common::part(rel);
+    let manifest = String::from_utf8(files["MANIFEST.tsv"].clone()).unwrap();
+    // Rows by file, with their row number (which seeds the arbitrary splits).
+    let mut cases: Vec<(String, Vec<(usize, String)>)> = Vec::new();
+    for (row_number, row) in manifest.lines().skip(1).enumerate() {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (file, flags) = (cols[0].to_string(), cols[1].to_string());
+        match cases.last_mut() {
+            Some((f, rows)) if *f == file => rows.push((row_number, flags)),
+            _ => cases.push((file, vec![(row_number, flags)])),
+        }
+    }
+    for (file, rows) in cases {
+        let text = String::from_utf8_lossy(&files[&file]).into_owned();
+        let name = format!("{part}/{file}");
+        out.push(Trial::test(name.clone(), move || check_case(&name, &text, &rows)));
+    }
 }
 
 /// A text with `@fork` and `@split` lines marking where to split: the text
@@ -153,7 +150,6 @@ fn marked(text: &str) -> (String, (usize, Vec<usize>)) {
 
 /// Each rule a worker's reading must respect, in a case that one pass
 /// reads differently if the rule is broken.
-#[test]
 fn hand_written_splits_read_like_one_pass() {
     let head = "OpCapability Shader\nOpCapability Int64\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n";
     let cases = [
@@ -202,4 +198,26 @@ fn hand_written_splits_read_like_one_pass() {
         assert_eq!(in_memory(&text, &split), in_memory(&text, &one_pass), "{what}: in memory");
         assert_eq!(streamed(&text, &split), streamed(&text, &one_pass), "{what}: streamed");
     }
+}
+
+fn main() {
+    let mut all = vec![common::plain("hand_written_splits_read_like_one_pass", hand_written_splits_read_like_one_pass)];
+    for rel in ["asm/unit", "asm/asm", "asm/asm-rejected", "asm-own/cases", "asm-own/disasm"] {
+        corpus_trials(rel, &mut all);
+    }
+    let args = libtest_mimic::Arguments::from_args();
+    let whole_run = args.filter.is_none() && args.skip.is_empty() && !args.list;
+    let adopted_before = segments_adopted();
+    let conclusion = common::run_with(args, all);
+    // The split must really be used, not only fall back to one pass: over
+    // the whole corpus, at least half the segments are taken from workers.
+    let (splits, adopted) = (SPLITS.load(Ordering::Relaxed), segments_adopted() - adopted_before);
+    if whole_run && !conclusion.has_failed() {
+        println!("{splits} splits, {adopted} or more segments taken from workers");
+        if adopted < splits / 2 {
+            eprintln!("only {adopted} segments taken over in {splits} splits");
+            std::process::exit(101);
+        }
+    }
+    conclusion.exit()
 }

@@ -3,14 +3,15 @@
 //!
 //! `tests/corpus/spv` is the shared upstream corpus; `tests/corpus/glslang`
 //! is ours (`scripts/gen-glslang-corpus`). Each holds `NAME.spv` and
-//! `dis.tar.xz` with `dis/NAME.<suffix>`.
+//! `dis.tar.xz` with `dis/NAME.<suffix>`. One trial per module, named
+//! `<corpus>/NAME`, checks all of its option sets.
 
 mod common;
 
+use common::{ensure, first_difference, Failed, Trial};
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble_to, Options};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 /// Option set of each stored suffix (as in the corpus README).
 fn options_for(suffix: &str) -> Options {
@@ -51,43 +52,43 @@ fn split_name(path: &str) -> (String, &'static str) {
     panic!("unrecognised expected-output name {path}");
 }
 
-fn check_corpus(name: &str) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus").join(name);
-    let expected = common::read_tar_xz(&format!("{name}/dis.tar.xz"));
-    assert!(!expected.is_empty(), "no expected outputs in {}", dir.display());
-    let mut per_suffix: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+/// One module under every option set spirv-dis's output was stored for.
+fn check_module(corpus: &str, stem: &str, expected: &[(&'static str, Vec<u8>)]) -> Result<(), Failed> {
+    let path = common::corpus(corpus).join(format!("{stem}.spv"));
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (words, _) = words_from_bytes(&bytes).map_err(|e| format!("{}: {e:?}", path.display()))?;
     let mut failures = Vec::new();
-    for (path, want) in &expected {
-        let (stem, suffix) = split_name(path);
-        let bytes = std::fs::read(dir.join(format!("{stem}.spv"))).unwrap();
-        let (words, _) = words_from_bytes(&bytes).unwrap();
+    for (suffix, want) in expected {
         let mut got = Vec::new();
-        let result = disassemble_to(&words, &options_for(suffix), &mut got);
-        let entry = per_suffix.entry(suffix).or_default();
-        entry.1 += 1;
-        if result.is_ok() && &got == want {
-            entry.0 += 1;
-        } else {
-            failures.push(format!("{stem}.{suffix}: {:?}", result.err()));
+        match disassemble_to(&words, &options_for(suffix), &mut got) {
+            Ok(_) if &got == want => {}
+            Ok(_) => {
+                failures.push(format!("{stem}.{suffix} differs from spirv-dis at {}", first_difference(want, &got)))
+            }
+            Err(e) => failures.push(format!("{stem}.{suffix}: {e:?}")),
         }
     }
-    for (suffix, (ok, total)) in &per_suffix {
-        println!("{name} {suffix:12} {ok}/{total} identical");
+    common::all_of(failures)
+}
+
+fn trials(corpus: &'static str, out: &mut Vec<Trial>) {
+    let mut by_module: BTreeMap<String, Vec<(&'static str, Vec<u8>)>> = BTreeMap::new();
+    for (path, want) in common::read_tar_xz(&format!("{corpus}/dis.tar.xz")) {
+        let (stem, suffix) = split_name(&path);
+        by_module.entry(stem).or_default().push((suffix, want));
     }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches, first ones:\n{}",
-        failures.len(),
-        failures[..failures.len().min(20)].join("\n")
-    );
+    let count = by_module.len();
+    out.push(Trial::test(format!("{corpus}: expected outputs present"), move || {
+        ensure(count > 0, || format!("no expected outputs in {corpus}/dis.tar.xz"))
+    }));
+    for (stem, expected) in by_module {
+        out.push(Trial::test(format!("{corpus}/{stem}"), move || check_module(corpus, &stem, &expected)));
+    }
 }
 
-#[test]
-fn upstream_corpus_matches_spirv_dis() {
-    check_corpus("spv");
-}
-
-#[test]
-fn glslang_corpus_matches_spirv_dis() {
-    check_corpus("glslang");
+fn main() {
+    let mut all = Vec::new();
+    trials("spv", &mut all);
+    trials("glslang", &mut all);
+    common::run(all)
 }

@@ -1,11 +1,12 @@
 //! The reader's shortcuts (precomputed layouts, the OpExtInst and OpConstant
 //! fast cases) must decode exactly as the general, grammar-driven path does:
 //! the same operands for every instruction and the same error at the same
-//! place. Checked over every module of the corpora, valid and mutated.
+//! place. Checked over every module of the corpora, valid and mutated, one
+//! trial per module (`<corpus>/FILE`).
 
 mod common;
 
-use common::{corpus, read_tar_xz, words};
+use common::{ensure, read_tar_xz, words, Failed, Trial};
 use gpuasm_spirv::binary::{InstructionParser, ParserOptions};
 
 /// Everything the parser reports, instruction by instruction, as text.
@@ -32,7 +33,8 @@ fn decode(words: &[u32], options: ParserOptions) -> Vec<String> {
     out
 }
 
-fn check(name: &str, words: &[u32], failures: &mut Vec<String>) {
+fn check(name: &str, words: &[u32]) -> Result<(), Failed> {
+    let mut failures = Vec::new();
     for (check_bound, all_sets) in [(true, true), (false, false)] {
         let base = ParserOptions { check_bound, spirv_tools_ext_sets: all_sets, ..ParserOptions::default() };
         let fast = decode(words, base);
@@ -46,34 +48,30 @@ fn check(name: &str, words: &[u32], failures: &mut Vec<String>) {
             ));
         }
     }
+    common::all_of(failures)
 }
 
-#[test]
-fn shortcuts_decode_as_the_general_path_does() {
-    let mut failures = Vec::new();
+fn main() {
+    let mut all = Vec::new();
     let mut n = 0;
     for dir in ["spv", "glslang"] {
-        for entry in std::fs::read_dir(corpus(dir)).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_some_and(|e| e == "spv") {
-                check(&path.display().to_string(), &words(&std::fs::read(&path).unwrap()), &mut failures);
+        for path in common::modules(dir) {
+            n += 1;
+            let name = format!("{dir}/{}", common::file_name(&path));
+            all.push(Trial::test(name.clone(), move || check(&name, &words(&std::fs::read(&path).unwrap()))));
+        }
+    }
+    for (dir, files) in [("mutants", read_tar_xz("mutants/mutants.tar.xz")), ("invalid", common::read_dir("invalid"))] {
+        for (file, bytes) in files {
+            if file.ends_with(".spv") {
                 n += 1;
+                let name = format!("{dir}/{file}");
+                all.push(Trial::test(name.clone(), move || check(&name, &words(&bytes))));
             }
         }
     }
-    for tar in ["mutants/mutants.tar.xz", "invalid/invalid.tar.xz"] {
-        for (name, bytes) in read_tar_xz(tar) {
-            if name.ends_with(".spv") {
-                check(&name, &words(&bytes), &mut failures);
-                n += 1;
-            }
-        }
-    }
-    assert!(n > 9000, "corpus went missing: {n} modules");
-    assert!(
-        failures.is_empty(),
-        "{} of {n} modules differ:\n{}",
-        failures.len(),
-        failures[..failures.len().min(5)].join("\n")
-    );
+    all.push(Trial::test("corpus: more than 9000 modules", move || {
+        ensure(n > 9000, || format!("corpus went missing: {n} modules"))
+    }));
+    common::run(all)
 }

@@ -2,13 +2,16 @@
 //! `as --preserve-numeric-ids` gives back the same module: every word but
 //! the generator, and the bound, which becomes the largest id + 1 (the
 //! reference round trip in `spv/ROUNDTRIP.tsv` shows spirv-as does the same).
+//! One trial per module, named `<corpus>/FILE`.
 
 mod common;
 
+use common::{ensure, Failed, Trial};
 use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
 use gpuasm_spirv::dis::{disassemble, Options};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use gpuasm_spirv::TargetEnv;
+use std::path::Path;
 
 fn max_id_plus_one(words: &[u32]) -> u32 {
     let mut parser = InstructionParser::new(words, ParserOptions { check_bound: false, ..Default::default() }).unwrap();
@@ -23,53 +26,45 @@ fn max_id_plus_one(words: &[u32]) -> u32 {
     max + 1
 }
 
-fn round_trip_dir(dir: &str) -> usize {
+fn round_trip(path: &Path) -> Result<(), Failed> {
     let raw = Options { friendly_names: false, check_bound: false, ..Options::default() };
-    let mut n = 0;
-    let mut failures = Vec::new();
-    for entry in std::fs::read_dir(common::corpus(dir)).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "spv") {
-            continue;
-        }
-        let (words, _) = words_from_bytes(&std::fs::read(&path).unwrap()).unwrap();
-        let text = disassemble(&words, &raw).unwrap();
-        let minor = ((words[1] >> 8) & 0xff) as u8;
-        let options = AsmOptions {
-            target_env: Some(TargetEnv::Universal(minor)),
-            preserve_numeric_ids: true,
-            generator: words[2],
-            ..AsmOptions::default()
-        };
-        n += 1;
-        match assemble(&text, &options) {
-            Ok(back) => {
-                let ok = back.len() == words.len()
-                    && back[..3] == words[..3]
-                    && back[3] == max_id_plus_one(&words)
-                    && back[4..] == words[4..];
-                if !ok {
-                    failures.push(format!("{}: words differ", path.display()));
-                }
+    let (words, _) = words_from_bytes(&std::fs::read(path).unwrap()).unwrap();
+    let text = disassemble(&words, &raw).unwrap();
+    let minor = ((words[1] >> 8) & 0xff) as u8;
+    let options = AsmOptions {
+        target_env: Some(TargetEnv::Universal(minor)),
+        preserve_numeric_ids: true,
+        generator: words[2],
+        ..AsmOptions::default()
+    };
+    let back = assemble(&text, &options).map_err(|d| format!("{}: {d}", path.display()))?;
+    let bound = max_id_plus_one(&words);
+    ensure(back.len() == words.len() && back[..3] == words[..3] && back[3] == bound && back[4..] == words[4..], || {
+        let at = (0..back.len().max(words.len())).find(|&i| {
+            if i == 3 {
+                back.get(3) != Some(&bound)
+            } else {
+                back.get(i) != words.get(i)
             }
-            Err(d) => failures.push(format!("{}: {d}", path.display())),
-        }
+        });
+        format!("{}: words differ ({} back, {} in), first at word {at:?}", path.display(), back.len(), words.len())
+    })
+}
+
+fn trials(corpus: &'static str, at_least: usize, out: &mut Vec<Trial>) {
+    let modules = common::modules(corpus);
+    let n = modules.len();
+    out.push(Trial::test(format!("{corpus}: more than {at_least} modules"), move || {
+        ensure(n > at_least, || format!("corpus went missing: {n} modules"))
+    }));
+    for path in modules {
+        out.push(Trial::test(format!("{corpus}/{}", common::file_name(&path)), move || round_trip(&path)));
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {n} failed:\n{}",
-        failures.len(),
-        failures[..failures.len().min(10)].join("\n")
-    );
-    n
 }
 
-#[test]
-fn upstream_modules_round_trip() {
-    assert!(round_trip_dir("spv") > 900);
-}
-
-#[test]
-fn glslang_modules_round_trip() {
-    assert!(round_trip_dir("glslang") > 400);
+fn main() {
+    let mut all = Vec::new();
+    trials("spv", 900, &mut all);
+    trials("glslang", 400, &mut all);
+    common::run(all)
 }

@@ -1,5 +1,6 @@
 //! Golden test of the validator: its verdict on every module of the in-repo
-//! corpora against spirv-val 2025.5's stored verdict.
+//! corpora against spirv-val 2025.5's stored verdict, one trial per case
+//! (`<corpus>/<case>`).
 //!
 //! * `spv/MANIFEST.tsv`: the shared corpus (plain run and `env_flags` run);
 //! * `glslang/VAL.tsv`, `asm/VAL.tsv`: `scripts/gen-val-verdicts` output;
@@ -10,17 +11,20 @@
 //! A valid module we reject fails the test outright. Modules spirv-val
 //! rejects and we accept are rules not implemented yet; they are listed in
 //! `val-known-gaps.txt` and must match it exactly, so a new gap fails and a
-//! closed gap asks for the list to shrink.
+//! closed gap asks for the list to shrink (`GPUASM_BLESS_GAPS=1` rewrites it).
 
 mod common;
 
-use common::{corpus, read_tar_xz};
+use common::{corpus, ensure, plain, read_tar_xz, rows, KnownList, Trial};
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::validate::{validate, ValidatorOptions};
 use gpuasm_spirv::TargetEnv;
 use std::collections::BTreeSet;
 
 struct Case {
+    /// The corpus it comes from, for the trial's name.
+    source: &'static str,
+    /// Its name in `val-known-gaps.txt`.
     name: String,
     bytes: Vec<u8>,
     env: Option<TargetEnv>,
@@ -30,9 +34,14 @@ struct Case {
 }
 
 impl Case {
-    fn plain(row: &std::collections::HashMap<String, String>, bytes: Vec<u8>) -> Case {
+    fn plain(source: &'static str, row: &std::collections::HashMap<String, String>, bytes: Vec<u8>) -> Case {
         let (valid, message) = (row["verdict"] == "valid", row["message"].clone());
-        Case { name: row["file"].clone(), bytes, env: None, valid, message }
+        Case { source, name: row["file"].clone(), bytes, env: None, valid, message }
+    }
+
+    /// spirv-val rejects it and we accept it.
+    fn false_accept(&self) -> bool {
+        !self.valid && ours(self)
     }
 }
 
@@ -45,14 +54,6 @@ fn ours(case: &Case) -> bool {
     validate(&words, &options).is_ok()
 }
 
-/// Rows of a TSV with a header: column values by header name.
-fn rows(rel: &str) -> Vec<std::collections::HashMap<String, String>> {
-    let text = std::fs::read_to_string(corpus(rel)).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    lines.map(|l| header.iter().zip(l.split('\t')).map(|(h, v)| (h.to_string(), v.to_string())).collect()).collect()
-}
-
 fn env_of(flags: &str) -> Option<TargetEnv> {
     let name = flags.strip_prefix("--target-env ")?;
     Some(TargetEnv::parse(name.trim()).unwrap_or_else(|| panic!("unknown env {flags}")))
@@ -63,6 +64,7 @@ fn cases() -> Vec<Case> {
     for row in rows("spv/MANIFEST.tsv") {
         let bytes = std::fs::read(corpus("spv").join(&row["file"])).unwrap();
         out.push(Case {
+            source: "spv",
             name: row["file"].clone(),
             bytes: bytes.clone(),
             env: None,
@@ -72,38 +74,36 @@ fn cases() -> Vec<Case> {
         if let Some(env) = env_of(&row["env_flags"]) {
             let name = format!("{} {}", row["file"], row["env_flags"]);
             let (valid, message) = (row["env_verdict"] == "valid", row["env_message"].clone());
-            out.push(Case { name, bytes, env: Some(env), valid, message });
+            out.push(Case { source: "spv", name, bytes, env: Some(env), valid, message });
         }
     }
     for row in rows("glslang/VAL.tsv") {
         let bytes = std::fs::read(corpus("glslang").join(&row["file"])).unwrap();
-        out.push(Case::plain(&row, bytes));
+        out.push(Case::plain("glslang", &row, bytes));
     }
-    let asm = read_tar_xz("asm/asm.tar.xz");
     for row in rows("asm/VAL.tsv") {
-        let bytes = asm[&format!("asm/{}", row["file"])].clone();
-        out.push(Case::plain(&row, bytes));
+        let bytes = std::fs::read(corpus("asm/asm").join(&row["file"])).unwrap();
+        out.push(Case::plain("asm", &row, bytes));
     }
     let mutants = read_tar_xz("mutants/mutants.tar.xz");
     for row in rows("mutants/VAL.tsv") {
         let bytes = mutants[&row["file"]].clone();
-        out.push(Case::plain(&row, bytes));
+        out.push(Case::plain("mutants", &row, bytes));
     }
     // Independent sets: `gen-val-mutants --seed 123` over spv/, and
     // `--seed 4242` over glslang/ and spv/.
-    for seed in ["123", "4242"] {
-        let mutants = read_tar_xz(&format!("mutants-{seed}/mutants.tar.xz"));
-        for row in rows(&format!("mutants-{seed}/VAL.tsv")) {
+    for (source, seed) in [("mutants-123", "123"), ("mutants-4242", "4242")] {
+        let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));
+        for row in rows(&format!("{source}/VAL.tsv")) {
             let bytes = mutants[&row["file"]].clone();
-            let mut case = Case::plain(&row, bytes);
+            let mut case = Case::plain(source, &row, bytes);
             case.name = format!("seed{seed}/{}", case.name);
             out.push(case);
         }
     }
-    let invalid = read_tar_xz("invalid/invalid.tar.xz");
     for row in rows("invalid/MANIFEST.tsv") {
-        let bytes = invalid[&row["file"]].clone();
-        out.push(Case::plain(&row, bytes));
+        let bytes = std::fs::read(corpus("invalid").join(&row["file"])).unwrap();
+        out.push(Case::plain("invalid", &row, bytes));
     }
     out
 }
@@ -111,44 +111,41 @@ fn cases() -> Vec<Case> {
 const GAPS_HEADER: &str = "# Modules spirv-val rejects and gpuasm val accepts: rules not implemented yet.\n\
 # Kept exact by tests/val_golden.rs (GPUASM_BLESS_GAPS=1 rewrites it). Columns: case, spirv-val message.\n";
 
-#[test]
-fn verdicts_match_spirv_val() {
-    let cases = cases();
-    assert!(cases.len() > 10_000, "corpus went missing: {} cases", cases.len());
-    let mut false_rejects = Vec::new();
-    let mut false_accepts = BTreeSet::new();
+/// `GPUASM_BLESS_GAPS=1`: rewrites `val-known-gaps.txt` from every case's
+/// verdict before the trials compare against it.
+fn bless_gaps(cases: &[Case]) {
     let mut listing = String::from(GAPS_HEADER);
-    for case in &cases {
-        match (case.valid, ours(case)) {
-            (true, false) => false_rejects.push(case.name.clone()),
-            (false, true) => {
-                false_accepts.insert(case.name.clone());
-                let message: String = case.message.chars().take(200).collect();
-                listing += &format!("{}\t{message}\n", case.name);
-            }
-            _ => {}
-        }
+    for case in cases.iter().filter(|c| c.false_accept()) {
+        let message: String = case.message.chars().take(200).collect();
+        listing += &format!("{}\t{message}\n", case.name);
     }
-    eprintln!("{} cases: {} false rejects, {} false accepts", cases.len(), false_rejects.len(), false_accepts.len());
-    assert!(false_rejects.is_empty(), "valid modules rejected: {false_rejects:#?}");
-    if std::env::var_os("GPUASM_BLESS_GAPS").is_some() {
-        std::fs::write(corpus("val-known-gaps.txt"), listing).unwrap();
-    }
-    let known: BTreeSet<String> = std::fs::read_to_string(corpus("val-known-gaps.txt"))
-        .unwrap()
-        .lines()
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split('\t').next().unwrap().to_string())
-        .collect();
-    let new: Vec<_> = false_accepts.difference(&known).collect();
-    let closed: Vec<_> = known.difference(&false_accepts).collect();
-    assert!(
-        new.is_empty() && closed.is_empty(),
-        "invalid modules accepted: new {new:#?}; no longer accepted (remove from the list): {closed:#?}"
-    );
+    std::fs::write(corpus("val-known-gaps.txt"), listing).unwrap();
 }
 
-#[test]
+/// One trial per case: a valid module must be accepted; an invalid one
+/// accepted must be listed as a known gap, and a listed one still accepted.
+fn verdict_trials(out: &mut Vec<Trial>) {
+    let cases = cases();
+    if std::env::var_os("GPUASM_BLESS_GAPS").is_some() {
+        bless_gaps(&cases);
+    }
+    let known = std::sync::Arc::new(KnownList::read(corpus("val-known-gaps.txt"), Some("false-accept")));
+    let n = cases.len();
+    out.push(Trial::test("corpus: more than 10000 cases", move || {
+        ensure(n > 10_000, || format!("corpus went missing: {n} cases"))
+    }));
+    let names: BTreeSet<String> = cases.iter().map(|c| c.name.clone()).collect();
+    for case in cases {
+        let known = std::sync::Arc::clone(&known);
+        out.push(Trial::test(format!("{}/{}", case.source, case.name), move || {
+            let accepted = ours(&case);
+            ensure(!case.valid || accepted, || format!("{}: valid module rejected", case.name))?;
+            known.check(&case.name, (!case.valid && accepted).then_some("false-accept"))
+        }));
+    }
+    out.push(known.no_strangers("val-known-gaps.txt names only cases of the corpora", names));
+}
+
 fn errors_carry_the_instruction() {
     // A loaded type that is not the pointee: the error names the load.
     let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%f = OpTypeFloat 32\n%i = OpTypeInt 32 1\n\
@@ -165,7 +162,6 @@ fn errors_carry_the_instruction() {
     assert_eq!(errors[0].instruction.as_deref().map(str::trim), Some("%9 = OpLoad %int %4"));
 }
 
-#[test]
 fn huge_element_counts_are_errors_not_allocations() {
     // Found by the spirv_val fuzz target: element counts come from the
     // module and must never size an allocation.
@@ -191,7 +187,6 @@ const HEADER: &str = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntr
     OpExecutionMode %main LocalSize 1 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n\
     %t = OpConstantTrue %bool\n%int = OpTypeInt 32 1\n%i1 = OpConstant %int 1\n%main = OpFunction %void None %fn\n%a = OpLabel\n";
 
-#[test]
 fn hand_written_rules_agree_with_spirv_val() {
     // (case, spirv-val 2025.5's verdict, function body after HEADER).
     let cases: &[(&str, bool, &str)] = &[
@@ -231,67 +226,68 @@ fn hand_written_rules_agree_with_spirv_val() {
 /// Hand-written assembly for single rules (`tests/corpus/val-hand`), each
 /// with spirv-val's verdict and first message (`scripts/gen-val-hand`):
 /// ours must agree on the verdict and, where we check the rule, say the same.
-#[test]
-fn hand_written_cases_agree_with_spirv_val() {
+/// One trial per case, `val-hand/FILE`.
+fn hand_written_case_trials(out: &mut Vec<Trial>) {
     let dir = common::corpus("val-hand");
     let manifest = std::fs::read_to_string(dir.join("VAL.tsv")).unwrap();
-    let mut n = 0;
-    let mut failures = Vec::new();
+    let n = manifest.lines().skip(1).count();
+    out.push(Trial::test("val-hand: at least 18 cases", move || ensure(n >= 18, || "cases went missing".to_string())));
     for row in manifest.lines().skip(1) {
-        let cols: Vec<&str> = row.split('\t').collect();
-        let (file, flags, verdict, message) = (cols[0], cols[1], cols[2], cols[3]);
-        let mut options = ValidatorOptions::default();
-        let mut it = flags.split_whitespace();
-        while let Some(flag) = it.next() {
-            let switch = match flag {
-                "--relax-logical-pointer" => Some(&mut options.relax_logical_pointer),
-                "--relax-struct-store" => Some(&mut options.relax_struct_store),
-                "--allow-localsizeid" => Some(&mut options.allow_localsizeid),
-                "--allow-offset-texture-operand" => Some(&mut options.allow_offset_texture_operand),
-                "--allow-vulkan-32-bit-bitwise" => Some(&mut options.allow_vulkan_32_bit_bitwise),
-                "--before-hlsl-legalization" => Some(&mut options.before_hlsl_legalization),
-                _ => None,
-            };
-            if let Some(switch) = switch {
-                *switch = true;
-                continue;
-            }
-            let value = it.next().unwrap();
-            let limit = value.parse::<u32>();
-            let l = &mut options.limits;
-            match flag {
-                "--target-env" => options.target_env = TargetEnv::parse(value).unwrap(),
-                "--max-struct-members" => l.max_struct_members = limit.unwrap(),
-                "--max-local-variables" => l.max_local_variables = limit.unwrap(),
-                "--max-global-variables" => l.max_global_variables = limit.unwrap(),
-                "--max-function-args" => l.max_function_args = limit.unwrap(),
-                "--max-control-flow-nesting-depth" => l.max_control_flow_nesting_depth = limit.unwrap(),
-                "--max-access-chain-indexes" => l.max_access_chain_indexes = limit.unwrap(),
-                "--max-id-bound" => l.max_id_bound = limit.unwrap(),
-                other => panic!("{file}: flag {other} not handled"),
-            }
+        let cols: Vec<String> = row.split('\t').map(str::to_string).collect();
+        let dir = dir.clone();
+        out.push(Trial::test(format!("val-hand/{}", cols[0]), move || hand_written_case(&dir, &cols)));
+    }
+}
+
+fn hand_written_case(dir: &std::path::Path, cols: &[String]) -> Result<(), common::Failed> {
+    let (file, flags, verdict, message) = (&cols[0], &cols[1], cols[2].as_str(), cols[3].as_str());
+    let mut options = ValidatorOptions::default();
+    let mut it = flags.split_whitespace();
+    while let Some(flag) = it.next() {
+        let switch = match flag {
+            "--relax-logical-pointer" => Some(&mut options.relax_logical_pointer),
+            "--relax-struct-store" => Some(&mut options.relax_struct_store),
+            "--allow-localsizeid" => Some(&mut options.allow_localsizeid),
+            "--allow-offset-texture-operand" => Some(&mut options.allow_offset_texture_operand),
+            "--allow-vulkan-32-bit-bitwise" => Some(&mut options.allow_vulkan_32_bit_bitwise),
+            "--before-hlsl-legalization" => Some(&mut options.before_hlsl_legalization),
+            _ => None,
+        };
+        if let Some(switch) = switch {
+            *switch = true;
+            continue;
         }
-        let text = std::fs::read_to_string(dir.join(file)).unwrap();
-        // As scripts/gen-val-hand runs spirv-as: the target's version if one
-        // is given, else the text's `; Version:` comment, else 1.6.
-        let env = flags.contains("--target-env").then_some(options.target_env);
-        let asm = gpuasm_spirv::text::AsmOptions { target_env: env, ..Default::default() };
-        let words = gpuasm_spirv::text::assemble(&text, &asm).unwrap();
-        n += 1;
-        match (validate(&words, &options), verdict) {
-            (Ok(()), "valid") => {}
-            // VAL.tsv keeps the first line of spirv-val's message.
-            (Err(e), "invalid") if e[0].message.lines().next() == Some(message) => {}
-            (got, _) => failures.push(format!("{file}: spirv-val: {verdict} {message}\n  ours: {got:?}")),
+        let value = it.next().unwrap();
+        let limit = value.parse::<u32>();
+        let l = &mut options.limits;
+        match flag {
+            "--target-env" => options.target_env = TargetEnv::parse(value).unwrap(),
+            "--max-struct-members" => l.max_struct_members = limit.unwrap(),
+            "--max-local-variables" => l.max_local_variables = limit.unwrap(),
+            "--max-global-variables" => l.max_global_variables = limit.unwrap(),
+            "--max-function-args" => l.max_function_args = limit.unwrap(),
+            "--max-control-flow-nesting-depth" => l.max_control_flow_nesting_depth = limit.unwrap(),
+            "--max-access-chain-indexes" => l.max_access_chain_indexes = limit.unwrap(),
+            "--max-id-bound" => l.max_id_bound = limit.unwrap(),
+            other => panic!("{file}: flag {other} not handled"),
         }
     }
-    assert!(n >= 18, "cases went missing");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let text = std::fs::read_to_string(dir.join(file)).unwrap();
+    // As scripts/gen-val-hand runs spirv-as: the target's version if one
+    // is given, else the text's `; Version:` comment, else 1.6.
+    let env = flags.contains("--target-env").then_some(options.target_env);
+    let asm = gpuasm_spirv::text::AsmOptions { target_env: env, ..Default::default() };
+    let words = gpuasm_spirv::text::assemble(&text, &asm).unwrap();
+    match (validate(&words, &options), verdict) {
+        (Ok(()), "valid") => Ok(()),
+        // VAL.tsv keeps the first line of spirv-val's message.
+        (Err(e), "invalid") if e[0].message.lines().next() == Some(message) => Ok(()),
+        (got, _) => Err(format!("{file}: spirv-val: {verdict} {message}\n  ours: {got:?}").into()),
+    }
 }
 
 /// `--max-struct-depth` (spirv-val 2025.5 does not recognise the option,
 /// so this is checked against the rule of spec 2.17 and spirv-val's message).
-#[test]
 fn struct_nesting_depth_limit() {
     let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n\
                 %s1 = OpTypeStruct %int\n%s2 = OpTypeStruct %s1\n%s3 = OpTypeStruct %int %s2\n";
@@ -307,7 +303,6 @@ fn struct_nesting_depth_limit() {
 
 /// Inputs the `spirv_val` fuzz target once crashed on: each must be
 /// validated, in every configuration the target uses, without a panic.
-#[test]
 fn fuzz_regressions_do_not_panic() {
     let tight = gpuasm_spirv::validate::Limits {
         max_struct_members: 2,
@@ -346,4 +341,16 @@ fn fuzz_regressions_do_not_panic() {
         n += 1;
     }
     assert!(n >= 1);
+}
+
+fn main() {
+    let mut all = Vec::new();
+    verdict_trials(&mut all);
+    hand_written_case_trials(&mut all);
+    all.push(plain("errors_carry_the_instruction", errors_carry_the_instruction));
+    all.push(plain("huge_element_counts_are_errors_not_allocations", huge_element_counts_are_errors_not_allocations));
+    all.push(plain("hand_written_rules_agree_with_spirv_val", hand_written_rules_agree_with_spirv_val));
+    all.push(plain("struct_nesting_depth_limit", struct_nesting_depth_limit));
+    all.push(plain("fuzz_regressions_do_not_panic", fuzz_regressions_do_not_panic));
+    common::run(all)
 }

@@ -6,6 +6,28 @@
 
 use std::path::{Path, PathBuf};
 
+#[allow(unused_imports)] // properties.rs runs under the default harness
+pub use libtest_mimic::{Failed, Trial};
+
+/// Runs `trials` (libtest-mimic, one per case: `cargo test --test NAME --
+/// CASE` runs one) with libtest's command line, and exits with its verdict.
+pub fn run(trials: Vec<Trial>) -> ! {
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit()
+}
+
+/// A trial of a test written as a plain function that panics on failure.
+pub fn plain(name: &str, test: fn()) -> Trial {
+    Trial::test(name, move || {
+        test();
+        Ok(())
+    })
+}
+
+/// A path's name relative to the corpus folder, for naming a trial.
+pub fn case_name(path: &Path) -> String {
+    path.strip_prefix(corpus()).unwrap_or(path).with_extension("").to_string_lossy().into_owned()
+}
+
 pub fn corpus() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
 }

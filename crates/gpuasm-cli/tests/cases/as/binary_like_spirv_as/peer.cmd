@@ -1,0 +1,1 @@
+spirv-as --target-env spv1.6 a.spvasm -o -

@@ -1,0 +1,1 @@
+spirv-as a.spvasm  (writes out.spv)

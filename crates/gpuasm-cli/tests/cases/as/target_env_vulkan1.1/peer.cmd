@@ -1,0 +1,1 @@
+spirv-as --target-env vulkan1.1 - -o - < stdin

@@ -1,0 +1,1 @@
+spirv-as v.spvasm -o -

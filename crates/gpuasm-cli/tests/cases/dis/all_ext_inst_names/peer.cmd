@@ -1,0 +1,1 @@
+spirv-dis m.spv  (the module imports no set the flag names differently)

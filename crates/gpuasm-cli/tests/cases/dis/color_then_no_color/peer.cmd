@@ -1,0 +1,1 @@
+spirv-dis --color --no-color m.spv

@@ -1,0 +1,1 @@
+spirv-dis --color m.spv -o c.spvasm

@@ -1,0 +1,1 @@
+spirv-dis --raw-id --no-header past.spv

@@ -1,0 +1,1 @@
+spirv-dis --nested-indent cf.spv

@@ -1,0 +1,1 @@
+spirv-dis --no-color --color m.spv

@@ -1,0 +1,1 @@
+spirv-dis --no-header cf.spv

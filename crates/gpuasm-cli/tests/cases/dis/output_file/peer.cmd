@@ -1,0 +1,1 @@
+spirv-dis m.spv -o listing.spvasm
