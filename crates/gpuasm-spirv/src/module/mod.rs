@@ -6,6 +6,7 @@
 //! beside it.
 
 pub(crate) mod capabilities;
+pub(crate) mod decorations;
 pub(crate) mod dominators;
 pub mod functions;
 pub(crate) mod opcode_set;
@@ -173,6 +174,8 @@ pub struct Module<'w> {
     present: Box<OpcodeSet>,
     /// Found on first use.
     functions: OnceLock<Vec<Function>>,
+    /// Found on first use.
+    decorations: OnceLock<FxHashMap<u32, Vec<decorations::Applied>>>,
 }
 
 impl<'w> Module<'w> {
@@ -242,6 +245,7 @@ impl<'w> Module<'w> {
             capabilities: Default::default(),
             present,
             functions: OnceLock::new(),
+            decorations: OnceLock::new(),
         };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
@@ -285,6 +289,13 @@ impl<'w> Module<'w> {
     /// whichever thread asks first).
     pub fn functions(&self) -> &[Function] {
         self.functions.get_or_init(|| functions::find(self))
+    }
+
+    /// Every id's decorations (group decorations copied to the group's
+    /// targets), sorted as spirv-val keeps them: on the whole id before
+    /// its members, then by decoration.
+    pub(crate) fn decorations(&self) -> &FxHashMap<u32, Vec<decorations::Applied>> {
+        self.decorations.get_or_init(|| decorations::find(self))
     }
 
     /// Whether some instruction has this opcode.

@@ -15,60 +15,13 @@ use super::{ErrorKind, Report};
 use crate::grammar::{
     capability, decoration as d, execution_model as em, linkage_type, op, storage_class as sc, OperandKind,
 };
+use crate::module::decorations::Applied;
 use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// One decoration as applied to an id: (decoration, member or -1, parameter
-/// words).
-pub(super) type Applied = (u32, i64, Vec<u32>);
-
-/// Every id's decorations, sorted as spirv-val keeps them (members after the
-/// whole id, then by decoration), group decorations copied to the targets.
-pub(super) fn decorations(m: &Module) -> FxHashMap<u32, Vec<Applied>> {
-    let mut map: FxHashMap<u32, Vec<Applied>> = FxHashMap::default();
-    let words = |i: usize, from: usize| -> Vec<u32> {
-        let inst = &m.insts[i];
-        m.words[inst.offset as usize + from..inst.offset as usize + inst.word_count as usize].to_vec()
-    };
-    for i in 0..m.insts.len() {
-        let inst = &m.insts[i];
-        match inst.opcode() {
-            op::OpDecorate | op::OpDecorateId | op::OpDecorateString if m.operands(i).len() > 1 => {
-                map.entry(m.word(i, 0)).or_default().push((m.word(i, 1), -1, words(i, 3)));
-            }
-            op::OpMemberDecorate | op::OpMemberDecorateString if m.operands(i).len() > 2 => {
-                let member = i64::from(m.word(i, 1));
-                map.entry(m.word(i, 0)).or_default().push((m.word(i, 2), member, words(i, 4)));
-            }
-            op::OpGroupDecorate => {
-                let group: Vec<Applied> = map.get(&m.word(i, 0)).cloned().unwrap_or_default();
-                for k in 1..m.operands(i).len() {
-                    map.entry(m.word(i, k)).or_default().extend(group.iter().cloned());
-                }
-            }
-            op::OpGroupMemberDecorate => {
-                let group: Vec<Applied> = map.get(&m.word(i, 0)).cloned().unwrap_or_default();
-                let n = m.operands(i).len();
-                for k in (1..n.saturating_sub(1)).step_by(2) {
-                    let member = i64::from(m.word(i, k + 1));
-                    let list = map.entry(m.word(i, k)).or_default();
-                    list.extend(group.iter().map(|(dec, _, p)| (*dec, member, p.clone())));
-                }
-            }
-            op::OpFunction => break,
-            _ => {}
-        }
-    }
-    for list in map.values_mut() {
-        list.sort_by(|a, b| (a.1, a.0, &a.2).cmp(&(b.1, b.0, &b.2)));
-        list.dedup();
-    }
-    map
-}
-
 struct Ctx<'a, 'w> {
     m: &'a Module<'w>,
-    decs: FxHashMap<u32, Vec<Applied>>,
+    decs: &'a FxHashMap<u32, Vec<Applied>>,
     vulkan: bool,
 }
 
@@ -111,7 +64,7 @@ fn name(kind: OperandKind, value: u32) -> &'static str {
 type Step = fn(&Ctx, &mut Report) -> bool;
 
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
-    let cx = Ctx { m, decs: decorations(m), vulkan };
+    let cx = Ctx { m, decs: m.decorations(), vulkan };
     let steps: [Step; 8] = [
         imported_initialisers,
         entry_points,

@@ -16,9 +16,9 @@
 //! OpUntypedArrayLengthKHR by its structure type, and loads through untyped
 //! pointers by their result type.
 
-use super::decorations::{decorations, Applied};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, decoration as dec, op, storage_class as sc, OperandKind};
+use crate::module::decorations::Applied;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
 
@@ -27,7 +27,7 @@ const LAYOUT_DECORATIONS: &[u32] = &[dec::Block, dec::BufferBlock, dec::Offset, 
 
 struct Ctx<'a, 'w> {
     m: &'a Module<'w>,
-    decs: FxHashMap<u32, Vec<Applied>>,
+    decs: &'a FxHashMap<u32, Vec<Applied>>,
     explicit_workgroup: bool,
     /// SPIR-V 1.4 or older: Function and Private may be laid out.
     up_to_1_4: bool,
@@ -42,7 +42,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let (major, minor) = m.header.version_parts();
     let mut c = Ctx {
         m,
-        decs: decorations(m),
+        decs: m.decorations(),
         explicit_workgroup: super::capabilities::with_implied(m)
             .contains(&capability::WorkgroupMemoryExplicitLayoutKHR),
         up_to_1_4: (major, minor) <= (1, 4),

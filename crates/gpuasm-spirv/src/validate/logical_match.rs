@@ -3,8 +3,8 @@
 //! `DoPointeesLogicallyMatch`): spirv-opt's legalization copies the object
 //! into the parameter's type.
 
-use super::decorations::{decorations, Applied};
 use crate::grammar::op;
+use crate::module::decorations::Applied;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
 
@@ -15,12 +15,12 @@ pub(super) fn pointees_match(m: &Module, arg: u32, param: u32) -> bool {
     if !pointers {
         return false;
     }
-    let decs = decorations(m);
-    if !decorated_alike(&decs, arg, param) {
+    let decs = m.decorations();
+    if !decorated_alike(decs, arg, param) {
         return false;
     }
     let (a, b) = (m.def_word(arg, 3).unwrap_or(0), m.def_word(param, 3).unwrap_or(0));
-    a == b || logically_match(m, &decs, a, b, 0)
+    a == b || logically_match(m, decs, a, b, 0)
 }
 
 /// `b`'s decorations are all `a`'s too.

@@ -2,9 +2,9 @@
 //! error, unless `--relax-struct-store` is given and both are structs of
 //! the same layout (spirv-val's `AreLayoutCompatibleStructs`).
 
-use super::decorations::{decorations, Applied};
 use super::Report;
 use crate::grammar::{decoration, op};
+use crate::module::decorations::Applied;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
 
@@ -18,7 +18,7 @@ pub(super) fn mismatch(m: &Module, r: &mut Report, ptr: u32, object: u32) -> Opt
         let (p, o) = (r.id(ptr), r.id(object));
         return Some(format!("OpStore Pointer <id> {p}s type does not match Object <id> {o}s type."));
     }
-    if !layout_compatible(m, &decorations(m), pointee, object_type, 0) {
+    if !layout_compatible(m, m.decorations(), pointee, object_type, 0) {
         let (p, o) = (r.id(ptr), r.id(object));
         return Some(format!("OpStore Pointer <id> {p}s layout does not match Object <id> {o}s layout."));
     }

@@ -9,9 +9,9 @@
 //! (`constant_decls`), so the first broken rule in module order is the one
 //! reported, and it stops the pass, as spirv-val stops at its first error.
 
-use super::decorations::{decorations, Applied};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, decoration as d, op, storage_class, OperandKind};
+use crate::module::decorations::Applied;
 use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -89,16 +89,16 @@ pub(crate) fn generates_type(opcode: u16) -> bool {
     GENERATES_TYPE.contains(&opcode)
 }
 
-struct Ctx {
+struct Ctx<'a> {
     vulkan: bool,
     caps: FxHashSet<u32>,
     unique_exempt: bool,
-    decs: FxHashMap<u32, Vec<Applied>>,
+    decs: &'a FxHashMap<u32, Vec<Applied>>,
     /// The declarations seen so far, as uniqueness keys.
     seen: FxHashSet<Vec<u32>>,
 }
 
-impl Ctx {
+impl Ctx<'_> {
     fn has_cap(&self, cap: u32) -> bool {
         self.caps.contains(&cap)
     }
@@ -118,7 +118,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         vulkan,
         caps: super::capabilities::with_implied(m).clone(),
         unique_exempt,
-        decs: decorations(m),
+        decs: m.decorations(),
         seen: FxHashSet::default(),
     };
     // Constants interleave with types: spirv-val checks both in module order.
