@@ -209,7 +209,13 @@ fn main() {
     writeln!(out, "/// Every operand kind of the core and extended grammars.").unwrap();
     writeln!(out, "#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]\n#[repr(u16)]\npub enum OperandKind {{").unwrap();
     for (i, k) in kinds.iter().enumerate() {
-        writeln!(out, "    {} = {i},", k.ident).unwrap();
+        // Doc comments for every generated public item, so the crate's
+        // `missing_docs` holds here too: what the grammar says of it.
+        let set = match k.scope {
+            0 => String::new(),
+            s => format!(" of the `{}` set", exts[s - 1].0),
+        };
+        writeln!(out, "    /// `{}`{set} ({}).\n    {} = {i},", k.name, k.category, k.ident).unwrap();
     }
     writeln!(out, "}}\n").unwrap();
 
@@ -241,7 +247,7 @@ fn main() {
 
     // Kind table.
     writeln!(out, "/// Per-kind information, indexed by `OperandKind as usize`.").unwrap();
-    writeln!(out, "pub static KINDS: [KindInfo; {}] = [", kinds.len()).unwrap();
+    writeln!(out, "pub(crate) static KINDS: [KindInfo; {}] = [", kinds.len()).unwrap();
     for k in &kinds {
         let mut enums: Vec<&JsonEnumerant> = k.enumerants.iter().collect();
         enums.sort_by_key(|e| parse_value(&e.value));
@@ -340,7 +346,7 @@ fn main() {
         index[i.opcode as usize] = n as u16;
     }
     writeln!(out, "/// Maps an opcode to its position in `INSTRUCTIONS` (`u16::MAX`: none).").unwrap();
-    writeln!(out, "pub static OPCODE_INDEX: [u16; {}] = {:?};\n", index.len(), index).unwrap();
+    writeln!(out, "pub(crate) static OPCODE_INDEX: [u16; {}] = {:?};\n", index.len(), index).unwrap();
     let mut names: Vec<(String, usize)> = Vec::new();
     for (n, i) in insts.iter().enumerate() {
         names.push((i.opname.clone(), n));
@@ -350,7 +356,7 @@ fn main() {
     }
     names.sort();
     writeln!(out, "/// Opcode names and aliases, sorted, with their position in `INSTRUCTIONS`.").unwrap();
-    writeln!(out, "pub static OPCODE_NAMES: [(&str, u16); {}] = [", names.len()).unwrap();
+    writeln!(out, "pub(crate) static OPCODE_NAMES: [(&str, u16); {}] = [", names.len()).unwrap();
     for (name, n) in &names {
         writeln!(out, "    ({name:?}, {n}),").unwrap();
     }
@@ -363,6 +369,10 @@ fn main() {
     )
     .unwrap();
     for i in &insts {
+        match i.class.as_str() {
+            "" => writeln!(out, "    /// `{}` (opcode {}).", i.opname, i.opcode).unwrap(),
+            class => writeln!(out, "    /// `{}` (opcode {}, class {class}).", i.opname, i.opcode).unwrap(),
+        }
         writeln!(out, "    pub const {}: u16 = {};", i.opname, i.opcode).unwrap();
     }
     writeln!(out, "}}\n").unwrap();
@@ -382,7 +392,12 @@ fn main() {
             } else {
                 e.enumerant.clone()
             };
-            writeln!(out, "    pub const {ident}: u32 = {};", parse_value(&e.value)).unwrap();
+            let value = parse_value(&e.value);
+            match k.category.as_str() {
+                "BitEnum" => writeln!(out, "    /// `{}` = {value:#x} in `{}`.", e.enumerant, k.name).unwrap(),
+                _ => writeln!(out, "    /// `{}` = {value} in `{}`.", e.enumerant, k.name).unwrap(),
+            }
+            writeln!(out, "    pub const {ident}: u32 = {value};").unwrap();
         }
         writeln!(out, "}}\n").unwrap();
     }
@@ -427,7 +442,7 @@ fn main() {
         gen_map.insert(id.parse::<u16>().unwrap(), name.to_string());
     }
     writeln!(out, "/// Registered generator tools, sorted by tool id.").unwrap();
-    writeln!(out, "pub static GENERATORS: [(u16, &str); {}] = [", gen_map.len()).unwrap();
+    writeln!(out, "pub(crate) static GENERATORS: [(u16, &str); {}] = [", gen_map.len()).unwrap();
     for (id, name) in gen_map {
         writeln!(out, "    ({id}, {name:?}),").unwrap();
     }

@@ -1,9 +1,24 @@
-//! Target environments, as SPIRV-Tools names them (`--target-env`).
+//! [`TargetEnv`], the client environments SPIRV-Tools names with
+//! `--target-env`: parsing and printing their names, and the SPIR-V version
+//! and spirv-val wording each implies.
+//!
+//! ```
+//! use gpuasm_spirv::grammar::Version;
+//! use gpuasm_spirv::TargetEnv;
+//!
+//! let env = TargetEnv::parse("vulkan1.1").unwrap();
+//! assert_eq!(env, TargetEnv::Vulkan(1));
+//! assert_eq!(env.spirv_version(), Version(1, 3));
+//! assert_eq!(env.to_string(), "vulkan1.1");
+//! // Exact names only: SPIRV-Tools would read this as `vulkan1.2`.
+//! assert_eq!(TargetEnv::parse("vulkan1.2spv1.5"), None);
+//! ```
 
 use crate::grammar::Version;
 use std::fmt;
 
-/// A SPIR-V client environment.
+/// A SPIR-V client environment. Its [`Display`](fmt::Display) form is the
+/// name [`TargetEnv::parse`] reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TargetEnv {
     /// Core SPIR-V `1.minor` with no client API rules.
@@ -13,7 +28,14 @@ pub enum TargetEnv {
     /// Vulkan 1.1 with SPIR-V 1.4.
     Vulkan11Spv14,
     /// OpenCL `major.minor`, full or embedded profile.
-    OpenCl { major: u8, minor: u8, embedded: bool },
+    OpenCl {
+        /// Major version (1 or 2).
+        major: u8,
+        /// Minor version (2 for 1.2; 0-2 for 2.x).
+        minor: u8,
+        /// The embedded profile rather than the full one.
+        embedded: bool,
+    },
     /// OpenGL 4.`minor`.
     OpenGl(u8),
 }

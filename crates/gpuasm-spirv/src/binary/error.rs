@@ -1,5 +1,6 @@
-//! Errors found while reading a binary, each with the word offset where it
-//! happened.
+//! [`BinaryError`], the one error type of [`crate::binary`]: what went wrong
+//! reading a module's bytes, header or instructions, and the word offset
+//! where it happened.
 
 use std::fmt;
 
@@ -16,64 +17,169 @@ struct Inner {
     word_offset: usize,
 }
 
-/// What went wrong.
+/// What went wrong. Each variant's fields name the values involved; the
+/// word offset lives in [`BinaryError`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BinaryErrorKind {
     /// The byte length is not a multiple of four.
-    NotWordAligned { bytes: usize },
+    NotWordAligned {
+        /// Length of the input in bytes.
+        bytes: usize,
+    },
     /// Fewer than five words.
-    IncompleteHeader { words: usize },
+    IncompleteHeader {
+        /// How many words the input has.
+        words: usize,
+    },
     /// The first word is not the magic number in either byte order.
-    BadMagic { found: u32 },
+    BadMagic {
+        /// The first word, as read.
+        found: u32,
+    },
     /// A hex-text input that could not be read.
-    BadHexText { line: usize, column: usize, message: String },
+    BadHexText {
+        /// 1-based line of the offending token.
+        line: usize,
+        /// 1-based byte column of the offending token.
+        column: usize,
+        /// What is wrong with it.
+        message: String,
+    },
     /// An instruction whose word count is zero.
-    ZeroWordCount { opcode: u16 },
+    ZeroWordCount {
+        /// The low 16 bits of the instruction's first word.
+        opcode: u16,
+    },
     /// An instruction whose word count runs past the end of the module.
-    TruncatedInstruction { opcode: u16, word_count: u32, available: usize },
+    TruncatedInstruction {
+        /// The low 16 bits of the instruction's first word.
+        opcode: u16,
+        /// The word count the instruction declares.
+        word_count: u32,
+        /// Words left in the module from the instruction's start.
+        available: usize,
+    },
     /// An opcode the grammar does not know.
-    UnknownOpcode { opcode: u16 },
+    UnknownOpcode {
+        /// The opcode as read.
+        opcode: u16,
+    },
     /// A required operand is missing.
-    MissingOperand { opname: &'static str, operand: &'static str, index: usize },
+    MissingOperand {
+        /// The instruction's name, e.g. `OpTypeInt`.
+        opname: &'static str,
+        /// The grammar's name for the operand (empty when it has none).
+        operand: &'static str,
+        /// 0-based position of the missing operand among the instruction's
+        /// operands.
+        index: usize,
+    },
     /// More words than the grammar allows.
-    ExtraWords { opname: &'static str, expected: usize, word_count: usize },
+    ExtraWords {
+        /// The instruction's name.
+        opname: &'static str,
+        /// Words the operands took, the opcode word included.
+        expected: usize,
+        /// The word count the instruction declares.
+        word_count: usize,
+    },
     /// A literal string without its terminating NUL inside the instruction.
-    UnterminatedString { opname: &'static str },
+    UnterminatedString {
+        /// The instruction's name.
+        opname: &'static str,
+    },
     /// A number operand that needs more words than remain.
-    TruncatedNumber { opname: &'static str, needed: usize },
+    TruncatedNumber {
+        /// The instruction's name.
+        opname: &'static str,
+        /// Words the number's type calls for.
+        needed: usize,
+    },
     /// An enumerant value the grammar does not know for this operand kind.
-    UnknownEnumerant { kind: &'static str, value: u32 },
+    UnknownEnumerant {
+        /// The operand kind's grammar name, e.g. `StorageClass`.
+        kind: &'static str,
+        /// The value as read.
+        value: u32,
+    },
     /// An operand kind SPIRV-Tools 2025.5's binary parser cannot read.
-    UnreadableOperandKind { kind: &'static str },
+    UnreadableOperandKind {
+        /// The operand kind's grammar name.
+        kind: &'static str,
+    },
     /// A mask with bits the grammar does not know for this operand kind.
-    UnknownMaskBits { kind: &'static str, value: u32, bits: u32 },
+    UnknownMaskBits {
+        /// The operand kind's grammar name, e.g. `MemoryAccess`.
+        kind: &'static str,
+        /// The whole mask as read.
+        value: u32,
+        /// The bits of `value` the grammar does not know.
+        bits: u32,
+    },
     /// An id operand of zero.
-    ZeroId { what: &'static str },
+    ZeroId {
+        /// Which operand: `result type id`, `result id` or `id operand`.
+        what: &'static str,
+    },
     /// An id at or above the header's bound.
-    IdOutOfBound { id: u32, bound: u32 },
+    IdOutOfBound {
+        /// The id as read.
+        id: u32,
+        /// The header's bound.
+        bound: u32,
+    },
     /// A result id defined twice.
-    DuplicateResultId { id: u32 },
+    DuplicateResultId {
+        /// The id defined again.
+        id: u32,
+    },
     /// A literal number whose type is not a known scalar numeric type.
-    NotANumericType { type_id: u32 },
+    NotANumericType {
+        /// The result type of the constant holding the number.
+        type_id: u32,
+    },
     /// OpSwitch whose selector has no integer type.
-    BadSwitchSelector { id: u32, reason: &'static str },
+    BadSwitchSelector {
+        /// The selector id.
+        id: u32,
+        /// Why its type does not size the case literals.
+        reason: &'static str,
+    },
     /// A module of 2^31 words (8 GiB) or more, which the validator's
     /// tables do not index.
-    TooLarge { words: usize },
+    TooLarge {
+        /// The module's length in words.
+        words: usize,
+    },
     /// OpExtInst whose set operand is not an OpExtInstImport result.
-    NotAnImport { id: u32 },
+    NotAnImport {
+        /// The set operand; 0 when the instruction number came before any
+        /// set operand was read.
+        id: u32,
+    },
     /// OpExtInstImport naming a set we do not know (and not `NonSemantic.*`).
-    UnknownImport { name: String },
+    UnknownImport {
+        /// The import string, lossily decoded as UTF-8.
+        name: String,
+    },
     /// An extended instruction number the set does not have.
-    UnknownExtInst { set: &'static str, number: u32 },
+    UnknownExtInst {
+        /// The set's import name, e.g. `GLSL.std.450`.
+        set: &'static str,
+        /// The instruction number as read.
+        number: u32,
+    },
     /// OpSpecConstantOp naming an opcode that does not exist.
-    UnknownSpecConstantOp { opcode: u32 },
+    UnknownSpecConstantOp {
+        /// The embedded opcode word as read.
+        opcode: u32,
+    },
 }
 
 impl BinaryError {
     /// Creates an error at a word offset from the start of the module.
-    pub fn new(kind: BinaryErrorKind, word_offset: usize) -> BinaryError {
+    pub(crate) fn new(kind: BinaryErrorKind, word_offset: usize) -> BinaryError {
         BinaryError { inner: Box::new(Inner { kind, word_offset }) }
     }
 

@@ -18,6 +18,7 @@ impl<T: Copy> IdMap<T> {
         IdMap { dense: Vec::new(), cap, sparse: FxHashMap::default() }
     }
 
+    /// The value stored for `id`, if any.
     #[inline]
     pub fn get(&self, id: u32) -> Option<T> {
         let i = id as usize;
@@ -28,6 +29,7 @@ impl<T: Copy> IdMap<T> {
         }
     }
 
+    /// Whether a value is stored for `id`.
     #[inline]
     pub fn contains(&self, id: u32) -> bool {
         self.get(id).is_some()
@@ -68,6 +70,7 @@ impl IdTypes {
         IdTypes { defined: vec![0; cap.div_ceil(64)], types: vec![0; cap], cap, sparse: FxHashMap::default() }
     }
 
+    /// Whether `id` has been defined.
     #[inline]
     pub fn is_defined(&self, id: u32) -> bool {
         let i = id as usize;

@@ -23,6 +23,8 @@ pub struct ParserOptions {
     /// Decode every instruction the general, grammar-stack way, skipping the
     /// precomputed shortcuts. The result is the same; tests and fuzzing use
     /// this to prove it.
+    // Hidden: a test-only switch (tests/reader_paths.rs, as_golden.rs,
+    // as_split.rs, fuzz/spirv_read.rs, spirv_as.rs), not a user option.
     #[doc(hidden)]
     pub general_only: bool,
 }
@@ -33,9 +35,11 @@ impl Default for ParserOptions {
     }
 }
 
-/// A floating-point format: width and `FPEncoding` (if any).
+/// A floating-point format: width and `FPEncoding` (if any), as an
+/// `OpTypeFloat` declares it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FloatFormat {
+    /// Width in bits, as declared (not checked: spirv-dis reads any width).
     pub width: u32,
     /// The `FPEncoding` operand of `OpTypeFloat`, if present.
     pub encoding: Option<u32>,
@@ -46,8 +50,12 @@ pub struct FloatFormat {
 pub enum NumberKind {
     /// Not a number (or a type that is not a scalar number).
     None,
+    /// An unsigned integer this many bits wide (also plain one-word
+    /// literals such as `LiteralInteger`, as 32 bits).
     Unsigned(u32),
+    /// A signed integer this many bits wide.
     Signed(u32),
+    /// A floating-point number.
     Float(FloatFormat),
 }
 
@@ -57,15 +65,23 @@ pub struct ParsedOperand {
     /// Index of the first word within the instruction (word 0 is the
     /// opcode/word-count word).
     pub offset: u16,
+    /// How many words the operand takes (a string's include its NUL word).
     pub num_words: u16,
+    /// The operand's kind; for enumerant parameters, extended-instruction
+    /// operands and OpSpecConstantOp operands, the kind the grammar gives
+    /// them there.
     pub kind: OperandKind,
-    /// For literal numbers, how to read them.
+    /// For literal numbers, how to read them; [`NumberKind::None`] for
+    /// anything else.
     pub number: NumberKind,
 }
 
 /// The extended instruction set an `OpExtInstImport` selected.
 #[derive(Copy, Clone, Debug)]
 pub enum ExtSet {
+    /// A set whose grammar we have (with
+    /// [`ParserOptions::spirv_tools_ext_sets`], only those SPIRV-Tools
+    /// 2025.5 knows).
     Known(&'static ExtInstSet),
     /// A `NonSemantic.*` set we have no grammar for: its instructions take ids.
     UnknownNonSemantic,
@@ -81,7 +97,7 @@ impl ExtSet {
     }
 
     /// Non-semantic or one of the debug-information sets.
-    pub fn is_debug_or_non_semantic(self) -> bool {
+    pub(crate) fn is_debug_or_non_semantic(self) -> bool {
         self.is_non_semantic() || matches!(self, ExtSet::Known(s) if s.import_name.contains("DebugInfo"))
     }
 }
@@ -90,12 +106,19 @@ impl ExtSet {
 /// module, and where its operands are in a list the keeper owns.
 #[derive(Clone, Debug)]
 pub struct StoredInstruction {
+    /// Word offset of the instruction in the module.
     pub offset: usize,
+    /// The instruction's word count.
     pub word_count: usize,
+    /// The instruction's grammar entry.
     pub info: &'static InstructionInfo,
+    /// `0` when there is none.
     pub result_type: u32,
+    /// `0` when there is none.
     pub result_id: u32,
+    /// For `OpExtInst`, the set its instruction number belongs to.
     pub ext_set: Option<ExtSet>,
+    /// Where the operands are in the keeper's list.
     pub operands: std::ops::Range<usize>,
 }
 
@@ -111,10 +134,6 @@ impl StoredInstruction {
             ext_set: inst.ext_set,
             operands,
         }
-    }
-
-    pub fn opcode(&self) -> u16 {
-        self.info.opcode
     }
 
     /// The reader's view again, over the module words and the keeper's operands.
@@ -141,7 +160,9 @@ pub struct Instruction<'a> {
     pub words: &'a [u32],
     /// Word offset of the instruction in the module.
     pub offset: usize,
+    /// The opcode (the low 16 bits of the first word).
     pub opcode: u16,
+    /// The instruction's grammar entry: name, class, operand list.
     pub info: &'static InstructionInfo,
     /// `0` when there is none.
     pub result_type: u32,
@@ -149,6 +170,7 @@ pub struct Instruction<'a> {
     pub result_id: u32,
     /// For `OpExtInst`, the set its instruction number belongs to.
     pub ext_set: Option<ExtSet>,
+    /// Every operand in order, the result type and result id included.
     pub operands: &'a [ParsedOperand],
 }
 
@@ -192,7 +214,12 @@ struct Expected {
     switch_literal: bool,
 }
 
-/// Walks the instructions of a module.
+/// Walks the instructions of a module, checking each against the grammar
+/// as SPIRV-Tools' binary parser does for spirv-dis and spirv-val (see
+/// [`ParserOptions`] for where we differ), and stops at the first error.
+///
+/// It is not an [`Iterator`]: each [`Instruction`] borrows the parser's
+/// operand list until the next call to [`InstructionParser::next`].
 pub struct InstructionParser<'w> {
     words: &'w [u32],
     pos: usize,
@@ -221,7 +248,8 @@ pub struct InstructionParser<'w> {
 }
 
 impl<'w> InstructionParser<'w> {
-    /// Reads the header and prepares to walk the instructions.
+    /// Reads the header (see [`Header::read`]) and prepares to walk the
+    /// instructions.
     pub fn new(words: &'w [u32], options: ParserOptions) -> Result<Self, BinaryError> {
         let header = Header::read(words)?;
         let cap = words.len().min(header.bound as usize).saturating_add(1);
@@ -271,7 +299,9 @@ impl<'w> InstructionParser<'w> {
         }
     }
 
-    /// The number kind declared by a type id seen so far.
+    /// The number kind declared by a type id seen so far:
+    /// [`NumberKind::None`] for other types, `None` for ids not (yet)
+    /// declared as types.
     pub fn number_type(&self, type_id: u32) -> Option<NumberKind> {
         self.number_types.get(type_id)
     }

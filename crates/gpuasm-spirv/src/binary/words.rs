@@ -2,17 +2,16 @@
 //! order, and the hex-text form spirv-dis also accepts.
 
 use super::{BinaryError, BinaryErrorKind, MAGIC};
-use std::borrow::Cow;
 
 /// Byte order of a module, told by its magic number (seed 003).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Endian {
+    /// The magic number reads `03 02 23 07` (also the answer when it is in
+    /// neither order).
     Little,
+    /// The magic number reads `07 23 02 03`.
     Big,
 }
-
-/// Host-order words of a module, borrowed when the bytes allow it.
-pub type Words<'a> = Cow<'a, [u32]>;
 
 /// Converts a binary module's bytes into host-order words. The byte order is
 /// taken from the magic number; anything that is not a multiple of four bytes
@@ -49,7 +48,10 @@ pub fn looks_like_hex_text(bytes: &[u8]) -> bool {
 
 /// Reads the hex-text form: a stream of 32-bit words (up to 8 digits each) or
 /// of bytes (up to 2 digits each, in file order), each with an optional `0x`
-/// or `x` prefix, separated by whitespace or commas.
+/// or `x` prefix, separated by whitespace or commas. Word streams whose
+/// first word is the byte-swapped magic are swapped back ([`Endian::Big`]);
+/// byte streams go through [`words_from_bytes`]. A token that is not a hex
+/// number is a [`BinaryErrorKind::BadHexText`] naming its line and column.
 pub fn words_from_hex_text(text: &[u8]) -> Result<(Vec<u32>, Endian), BinaryError> {
     let err = |pos: usize, message: String| {
         let line = text[..pos].iter().filter(|&&b| b == b'\n').count() + 1;

@@ -1,12 +1,32 @@
 //! Static tables of the SPIR-V grammar: instructions, operand kinds,
-//! enumerants and extended instruction sets.
+//! enumerants and extended instruction sets, with constants for every opcode
+//! ([`op`]) and core enumerant (e.g. [`storage_class`]).
 //!
 //! The tables are generated at build time from the JSON grammars vendored in
 //! `grammar/` (see `build.rs`); this module only defines their shape and the
 //! lookups over them.
+//!
+//! ```
+//! use gpuasm_spirv::grammar::{self, op, storage_class, OperandKind, Quantifier};
+//!
+//! let int = grammar::instruction_by_name("OpTypeInt").unwrap();
+//! assert_eq!(int.opcode, op::OpTypeInt);
+//! let names: Vec<_> = int.operands.iter().map(|o| o.name).collect();
+//! assert_eq!(names, ["", "Width", "Signedness"]);
+//! assert_eq!(int.operands[1].kind, OperandKind::LiteralInteger);
+//! assert_eq!(int.operands[1].quantifier, Quantifier::One);
+//!
+//! let function = OperandKind::StorageClass.enumerant_by_name("Function").unwrap();
+//! assert_eq!(function.value, storage_class::Function);
+//!
+//! let glsl = grammar::ext_inst_set("GLSL.std.450").unwrap();
+//! assert_eq!(glsl.instruction(31).unwrap().name, "Sqrt");
+//! ```
 
 #![allow(clippy::all)]
 
+// Every public item in the generated tables carries a doc comment written by
+// build.rs from the grammar (`missing_docs` holds for them too).
 mod generated {
     use super::*;
     include!(concat!(env!("OUT_DIR"), "/tables.rs"));
@@ -54,7 +74,9 @@ pub enum Category {
 /// One operand slot of an instruction or enumerant parameter list.
 #[derive(Copy, Clone, Debug)]
 pub struct OperandSpec {
+    /// What the operand is.
     pub kind: OperandKind,
+    /// How often it may appear.
     pub quantifier: Quantifier,
     /// The grammar's descriptive name (may be empty).
     pub name: &'static str,
@@ -63,24 +85,34 @@ pub struct OperandSpec {
 /// One named value of a value or bit enumeration.
 #[derive(Debug)]
 pub struct Enumerant {
+    /// The grammar's name, e.g. `Function`.
     pub name: &'static str,
+    /// The value (a single bit, or 0, for bit enums).
     pub value: u32,
     /// Operands that follow the enumerant when it is used.
     pub parameters: &'static [OperandSpec],
     /// `Capability` values, any of which enables this enumerant.
     pub capabilities: &'static [u32],
+    /// Extensions, any of which enables this enumerant.
     pub extensions: &'static [&'static str],
-    /// First SPIR-V version that has it in core (`None`: extension only).
+    /// First SPIR-V version that has it in core (`None`: extension only, or
+    /// no version in the grammar).
     pub version: Option<Version>,
+    /// Last SPIR-V version that has it in core (`None`: still there).
     pub last_version: Option<Version>,
+    /// Other names the grammar accepts for it.
     pub aliases: &'static [&'static str],
+    /// Marked provisional in the grammar (from a provisional extension).
     pub provisional: bool,
 }
 
 /// Information about one operand kind.
 #[derive(Debug)]
 pub struct KindInfo {
+    /// The grammar's name, e.g. `StorageClass` (without the prefix of an
+    /// extended set's [`OperandKind`] variant).
     pub name: &'static str,
+    /// What sort of kind it is.
     pub category: Category,
     /// Sorted by value.
     pub enumerants: &'static [Enumerant],
@@ -89,7 +121,7 @@ pub struct KindInfo {
     /// The enumerants that take no parameters: for value enums bit `v` for
     /// each value `v < 64`; for bit enums each such single bit, and bit 32
     /// when the value 0 is one (or is not an enumerant at all).
-    pub plain_mask: u64,
+    pub(crate) plain_mask: u64,
 }
 
 /// One core instruction.
@@ -97,16 +129,27 @@ pub struct KindInfo {
 pub struct InstructionInfo {
     /// Name with its `Op` prefix, e.g. `OpTypeInt`.
     pub name: &'static str,
+    /// The opcode (the low 16 bits of the instruction's first word).
     pub opcode: u16,
+    /// The grammar's class, e.g. `Type-Declaration` or `Arithmetic`.
     pub class: &'static str,
+    /// The operands in order, result type and result id included.
     pub operands: &'static [OperandSpec],
+    /// `Capability` values, any of which enables this instruction.
     pub capabilities: &'static [u32],
+    /// Extensions, any of which enables this instruction.
     pub extensions: &'static [&'static str],
+    /// First SPIR-V version that has it in core (`None`: extension only).
     pub version: Option<Version>,
+    /// Last SPIR-V version that has it in core (`None`: still there).
     pub last_version: Option<Version>,
+    /// Other names the grammar accepts for it.
     pub aliases: &'static [&'static str],
+    /// Marked provisional in the grammar (from a provisional extension).
     pub provisional: bool,
+    /// The first operand is an `IdResultType`.
     pub has_result_type: bool,
+    /// It has an `IdResult` (first or second operand).
     pub has_result: bool,
     /// Declares a type (class Type-Declaration, with a result): SPIRV-Tools'
     /// `spvOpcodeGeneratesType`.
@@ -114,25 +157,30 @@ pub struct InstructionInfo {
     /// How many leading operands are one word each (ids, one-word integers,
     /// enumerants) and appear exactly once: the reader takes them on a fast
     /// path (enumerants with parameters divert it to the general one).
-    pub fast_prefix: u8,
+    pub(crate) fast_prefix: u8,
     /// The only operand after the fast prefix is an optional or repeated
     /// one-word operand, also taken on the fast path.
-    pub fast_tail: bool,
+    pub(crate) fast_tail: bool,
     /// The only operand after the fast prefix is a literal string.
-    pub string_tail: bool,
+    pub(crate) string_tail: bool,
 }
 
 /// One instruction of an extended instruction set.
 #[derive(Debug)]
 pub struct ExtInstInfo {
+    /// The grammar's name, e.g. `Sqrt`.
     pub name: &'static str,
+    /// The instruction number (`OpExtInst`'s `Instruction` operand).
     pub opcode: u32,
+    /// The operands after `OpExtInst`'s set and instruction number.
     pub operands: &'static [OperandSpec],
+    /// `Capability` values, any of which enables this instruction.
     pub capabilities: &'static [u32],
+    /// Extensions, any of which enables this instruction.
     pub extensions: &'static [&'static str],
     /// Every operand is exactly one id (no literals, enumerants or
     /// quantifiers), so its layout follows from the word count.
-    pub all_ids: bool,
+    pub(crate) all_ids: bool,
 }
 
 /// An extended instruction set grammar.
@@ -143,10 +191,13 @@ pub struct ExtInstSet {
     /// Whether `import_name` is a prefix (versioned names such as
     /// `NonSemantic.ClspvReflection.6`).
     pub match_prefix: bool,
+    /// A `NonSemantic.*` set: its instructions may be removed without
+    /// changing the module's meaning.
     pub non_semantic: bool,
     /// Whether SPIRV-Tools 2025.5 has this grammar built in (it treats the
     /// others as unknown `NonSemantic.*` sets).
     pub known_to_spirv_tools: bool,
+    /// The grammar file's `revision` (0 when it has none).
     pub revision: u32,
     /// Sorted by opcode.
     pub instructions: &'static [ExtInstInfo],
@@ -203,7 +254,7 @@ pub fn instruction(opcode: u16) -> Option<&'static InstructionInfo> {
 
 /// Position of an opcode's entry in [`INSTRUCTIONS`].
 #[inline]
-pub fn instruction_index(opcode: u16) -> Option<usize> {
+pub(crate) fn instruction_index(opcode: u16) -> Option<usize> {
     match OPCODE_INDEX.get(opcode as usize) {
         Some(&i) if i != u16::MAX => Some(i as usize),
         _ => None,
@@ -214,7 +265,7 @@ pub fn instruction_index(opcode: u16) -> Option<usize> {
 /// used in a module of version `module`: in range, or enabled by some
 /// extension or capability (which the module is assumed to declare; the
 /// validator checks that). This is SPIRV-Tools' rule for names in text.
-pub fn available(
+pub(crate) fn available(
     module: Version,
     version: Option<Version>,
     last: Option<Version>,
@@ -226,14 +277,17 @@ pub fn available(
 }
 
 impl InstructionInfo {
-    /// Whether the instruction's name can be used in a module of `version`.
+    /// Whether the instruction's name can be used in a module of `version`:
+    /// in core at that version, or enabled by an extension or capability
+    /// (SPIRV-Tools' rule for names in assembly text).
     pub fn available_in(&self, version: Version) -> bool {
         available(version, self.version, self.last_version, self.extensions, self.capabilities)
     }
 }
 
 impl Enumerant {
-    /// Whether the enumerant's name can be used in a module of `version`.
+    /// Whether the enumerant's name can be used in a module of `version`, by
+    /// the rule of [`InstructionInfo::available_in`].
     pub fn available_in(&self, version: Version) -> bool {
         available(version, self.version, self.last_version, self.extensions, self.capabilities)
     }

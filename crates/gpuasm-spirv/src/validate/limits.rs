@@ -9,16 +9,31 @@ use crate::module::Module;
 use rustc_hash::FxHashMap;
 
 /// The limits, defaulting to the minimums of spec 2.17 that spirv-val uses.
+/// Each field is the largest value allowed and mirrors the spirv-val option
+/// of the same name (`--max-struct-members` and so on).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Limits {
+    /// Members of an `OpTypeStruct` (default 16383). Compared, as spirv-val
+    /// does, after cutting it to 16 bits.
     pub max_struct_members: u32,
+    /// Nesting depth of structs in structs, a struct without struct members
+    /// being 1 (default 255).
     pub max_struct_depth: u32,
+    /// `OpVariable`s in the `Function` storage class, in the whole module
+    /// (default 524287).
     pub max_local_variables: u32,
+    /// `OpVariable`s in any other storage class (default 65535).
     pub max_global_variables: u32,
+    /// (literal, label) pairs of an `OpSwitch` (default 16383).
     pub max_switch_branches: u32,
+    /// Parameters of an `OpTypeFunction` (default 255).
     pub max_function_args: u32,
+    /// Depth of structured control-flow nesting (default 1023).
     pub max_control_flow_nesting_depth: u32,
+    /// Indexes of an access chain, not counting the element operand of the
+    /// `Ptr` forms (default 255).
     pub max_access_chain_indexes: u32,
+    /// The header's id bound (default 0x3fffff, 4194303).
     pub max_id_bound: u32,
 }
 
