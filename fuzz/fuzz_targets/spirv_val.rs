@@ -3,7 +3,7 @@
 //! inside the module.
 #![no_main]
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::validate::{validate, Limits, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, Limits, ValOptions};
 use gpuasm_spirv::TargetEnv;
 use libfuzzer_sys::fuzz_target;
 
@@ -20,22 +20,20 @@ fuzz_target!(|data: &[u8]| {
         max_access_chain_indexes: 1,
         max_id_bound: 64,
     };
-    let relaxed = ValidatorOptions {
-        target_env: TargetEnv::Vulkan(2),
-        max_errors: 8,
-        relax_struct_store: true,
-        allow_localsizeid: true,
-        allow_offset_texture_operand: true,
-        allow_vulkan_32_bit_bitwise: true,
-        before_hlsl_legalization: true,
-        ..Default::default()
-    };
+    let relaxed = ValOptions::default()
+        .target_env(TargetEnv::Vulkan(2))
+        .max_errors(8)
+        .relax_struct_store(true)
+        .allow_localsizeid(true)
+        .allow_offset_texture_operand(true)
+        .allow_vulkan_32_bit_bitwise(true)
+        .before_hlsl_legalization(true);
     let configurations = [
         (TargetEnv::Universal(6), Limits::default()),
         (TargetEnv::Vulkan(0), Limits::default()),
         (TargetEnv::Universal(5), tight),
     ]
-    .map(|(target_env, limits)| ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() });
+    .map(|(target_env, limits)| ValOptions::default().target_env(target_env).max_errors(8).limits(limits));
     for options in configurations.iter().chain([&relaxed]) {
         if let Err(errors) = validate(&words, options) {
             assert!(!errors.is_empty() && errors.len() <= 8);

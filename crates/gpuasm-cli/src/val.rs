@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
-use gpuasm_spirv::validate::{validate, BlockLayout, Limits, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, BlockLayout, Limits, ValOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -146,18 +146,17 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
             None => bail!("unknown target environment '{n}'; valid values: {}", TARGET_ENV_NAMES.join(", ")),
         },
     };
-    let options = ValidatorOptions {
-        target_env,
-        max_errors: args.max_errors,
-        limits: args.limits.limits(),
-        block_layout: args.layout.block_layout(),
-        relax_logical_pointer: args.relax_logical_pointer,
-        relax_struct_store: args.relax_struct_store,
-        allow_localsizeid: args.allow_localsizeid,
-        allow_offset_texture_operand: args.allow_offset_texture_operand,
-        allow_vulkan_32_bit_bitwise: args.allow_vulkan_32_bit_bitwise,
-        before_hlsl_legalization: args.before_hlsl_legalization,
-    };
+    let options = ValOptions::default()
+        .target_env(target_env)
+        .max_errors(args.max_errors)
+        .limits(args.limits.limits())
+        .block_layout(args.layout.block_layout())
+        .relax_logical_pointer(args.relax_logical_pointer)
+        .relax_struct_store(args.relax_struct_store)
+        .allow_localsizeid(args.allow_localsizeid)
+        .allow_offset_texture_operand(args.allow_offset_texture_operand)
+        .allow_vulkan_32_bit_bitwise(args.allow_vulkan_32_bit_bitwise)
+        .before_hlsl_legalization(args.before_hlsl_legalization);
     if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
         return crate::val_dir::run(dir, &options);
     }

@@ -5,7 +5,7 @@
 use crate::io::write_stdout;
 use anyhow::{Context, Result};
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::validate::{validate, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, ValOptions};
 use is_terminal::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,7 +39,7 @@ fn spv_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The first problem of one file, or `None` when it is valid.
-fn check(path: &Path, options: &ValidatorOptions) -> Option<String> {
+fn check(path: &Path, options: &ValOptions) -> Option<String> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => return Some(format!("cannot read: {e}")),
@@ -48,7 +48,7 @@ fn check(path: &Path, options: &ValidatorOptions) -> Option<String> {
         Ok((w, _)) => w,
         Err(e) => return Some(e.to_string()),
     };
-    match validate(&words, &ValidatorOptions { max_errors: 1, ..options.clone() }) {
+    match validate(&words, &options.clone().max_errors(1)) {
         Ok(()) => None,
         Err(errors) => Some(errors.first().map_or_else(String::new, |e| {
             format!("word {}: {} [{:?}]", e.word_offset, e.message.lines().next().unwrap_or(""), e.kind)
@@ -57,7 +57,7 @@ fn check(path: &Path, options: &ValidatorOptions) -> Option<String> {
 }
 
 /// Validates every `*.spv` below `dir`.
-pub fn run(dir: &Path, options: &ValidatorOptions) -> Result<ExitCode> {
+pub fn run(dir: &Path, options: &ValOptions) -> Result<ExitCode> {
     let files = spv_files(dir)?;
     let results: Vec<Mutex<Option<String>>> = files.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);

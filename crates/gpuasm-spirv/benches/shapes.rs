@@ -18,7 +18,7 @@ use common::walk;
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble_to, Options};
 use gpuasm_spirv::text::{assemble, AsmOptions};
-use gpuasm_spirv::validate::{validate, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, ValOptions};
 use std::path::Path;
 
 /// The shapes: name, file under `target/bench/`, large (needs the env var).
@@ -76,7 +76,7 @@ fn benches(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("val");
-    let options = ValidatorOptions::default();
+    let options = ValOptions::default();
     for s in &shapes {
         validate(&s.words, &options).unwrap_or_else(|e| panic!("{}: not valid: {:?}", s.name, e.first()));
         g.throughput(binary_bytes(s));

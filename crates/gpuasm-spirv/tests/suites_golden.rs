@@ -28,7 +28,7 @@ use common::{asm_options, corpus, ensure, read_tar_xz, rows, Failed, KnownList, 
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble, Options};
 use gpuasm_spirv::text::{assemble, AsmOptions};
-use gpuasm_spirv::validate::{validate, ValidationError, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, ValOptions, ValidationError};
 use gpuasm_spirv::TargetEnv;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -48,7 +48,7 @@ struct ValCase {
     key: String,
     files: Arc<BTreeMap<String, Vec<u8>>>,
     file: String,
-    options: ValidatorOptions,
+    options: ValOptions,
     valid: bool,
     message: String,
 }
@@ -101,13 +101,13 @@ fn known(suite: &str, cases: &[&ValCase]) -> Arc<KnownList> {
     Arc::new(KnownList::read(corpus(&format!("{suite}/KNOWN.tsv")), None))
 }
 
-fn env(name: &str) -> ValidatorOptions {
+fn env(name: &str) -> ValOptions {
     let target_env = TargetEnv::parse(name).unwrap_or_else(|| panic!("env {name}"));
-    ValidatorOptions { target_env, ..ValidatorOptions::default() }
+    ValOptions::default().target_env(target_env)
 }
 
 /// The validator options of a row of `valsuite/OPTS.tsv` (spirv-val's flags).
-fn options_from_flags(env_name: &str, flags: &str) -> ValidatorOptions {
+fn options_from_flags(env_name: &str, flags: &str) -> ValOptions {
     let mut options = env(env_name);
     let mut flags = flags.split_whitespace();
     while let Some(flag) = flags.next() {
@@ -263,7 +263,7 @@ fn optsuite_trials(out: &mut Vec<Trial>) {
                 key: file.clone(),
                 files: Arc::clone(&files),
                 file,
-                options: ValidatorOptions { target_env: env, ..Default::default() },
+                options: ValOptions::default().target_env(env),
                 valid: verdict == "valid",
                 message: row[&format!("{column}_msg")].clone(),
             });

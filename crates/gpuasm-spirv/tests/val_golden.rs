@@ -17,7 +17,7 @@ mod common;
 
 use common::{corpus, ensure, plain, read_tar_xz, rows, KnownList, Trial};
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::validate::{validate, ValidatorOptions};
+use gpuasm_spirv::validate::{validate, ValOptions};
 use gpuasm_spirv::TargetEnv;
 use std::collections::BTreeSet;
 
@@ -47,7 +47,7 @@ impl Case {
 
 fn ours(case: &Case) -> bool {
     let Ok((words, _)) = words_from_bytes(&case.bytes) else { return false };
-    let mut options = ValidatorOptions::default();
+    let mut options = ValOptions::default();
     if let Some(env) = case.env {
         options.target_env = env;
     }
@@ -152,7 +152,7 @@ fn errors_carry_the_instruction() {
                 %p = OpTypePointer Private %f\n%v = OpVariable %p Private\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
                 %main = OpFunction %void None %fn\n%l = OpLabel\n%x = OpLoad %i %v\nOpReturn\nOpFunctionEnd\n";
     let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
-    let errors = validate(&words, &ValidatorOptions::default()).unwrap_err();
+    let errors = validate(&words, &ValOptions::default()).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0].message.starts_with("OpLoad Result Type <id> '2[%int]' does not match Pointer <id> '4[%4]'s type"),
@@ -167,7 +167,7 @@ fn huge_element_counts_are_errors_not_allocations() {
     // module and must never size an allocation.
     let errors_of = |text: &str| {
         let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
-        validate(&words, &ValidatorOptions::default()).unwrap_err()
+        validate(&words, &ValOptions::default()).unwrap_err()
     };
     let errors = errors_of(
         "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%u = OpTypeInt 32 0\n\
@@ -210,7 +210,7 @@ fn hand_written_rules_agree_with_spirv_val() {
     ];
     for (name, valid, body) in cases {
         let words = gpuasm_spirv::text::assemble(&format!("{HEADER}{body}"), &Default::default()).unwrap();
-        let ours = validate(&words, &ValidatorOptions::default());
+        let ours = validate(&words, &ValOptions::default());
         assert_eq!(ours.is_ok(), *valid, "{name}: {ours:?}");
     }
     // No entry point and no Linkage capability.
@@ -219,7 +219,7 @@ fn hand_written_rules_agree_with_spirv_val() {
         &Default::default(),
     )
     .unwrap();
-    let errors = validate(&words, &ValidatorOptions::default()).unwrap_err();
+    let errors = validate(&words, &ValOptions::default()).unwrap_err();
     assert!(errors[0].message.starts_with("No OpEntryPoint instruction was found."), "{errors:?}");
 }
 
@@ -241,7 +241,7 @@ fn hand_written_case_trials(out: &mut Vec<Trial>) {
 
 fn hand_written_case(dir: &std::path::Path, cols: &[String]) -> Result<(), common::Failed> {
     let (file, flags, verdict, message) = (&cols[0], &cols[1], cols[2].as_str(), cols[3].as_str());
-    let mut options = ValidatorOptions::default();
+    let mut options = ValOptions::default();
     let mut it = flags.split_whitespace();
     while let Some(flag) = it.next() {
         let switch = match flag {
@@ -292,8 +292,8 @@ fn struct_nesting_depth_limit() {
     let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n\
                 %s1 = OpTypeStruct %int\n%s2 = OpTypeStruct %s1\n%s3 = OpTypeStruct %int %s2\n";
     let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();
-    assert!(validate(&words, &ValidatorOptions::default()).is_ok());
-    let mut options = ValidatorOptions::default();
+    assert!(validate(&words, &ValOptions::default()).is_ok());
+    let mut options = ValOptions::default();
     options.limits.max_struct_depth = 3;
     assert!(validate(&words, &options).is_ok());
     options.limits.max_struct_depth = 2;
@@ -316,16 +316,14 @@ fn fuzz_regressions_do_not_panic() {
         max_id_bound: 64,
     };
     // Every spirv-val option that lifts a rule.
-    let relaxed = ValidatorOptions {
-        target_env: TargetEnv::Vulkan(2),
-        max_errors: 8,
-        relax_struct_store: true,
-        allow_localsizeid: true,
-        allow_offset_texture_operand: true,
-        allow_vulkan_32_bit_bitwise: true,
-        before_hlsl_legalization: true,
-        ..Default::default()
-    };
+    let relaxed = ValOptions::default()
+        .target_env(TargetEnv::Vulkan(2))
+        .max_errors(8)
+        .relax_struct_store(true)
+        .allow_localsizeid(true)
+        .allow_offset_texture_operand(true)
+        .allow_vulkan_32_bit_bitwise(true)
+        .before_hlsl_legalization(true);
     let mut n = 0;
     for entry in std::fs::read_dir(corpus("fuzz-regressions")).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
@@ -335,7 +333,7 @@ fn fuzz_regressions_do_not_panic() {
             (TargetEnv::Vulkan(0), Default::default()),
             (TargetEnv::Universal(5), tight),
         ] {
-            let _ = validate(&words, &ValidatorOptions { target_env, max_errors: 8, limits, ..Default::default() });
+            let _ = validate(&words, &ValOptions::default().target_env(target_env).max_errors(8).limits(limits));
         }
         let _ = validate(&words, &relaxed);
         n += 1;

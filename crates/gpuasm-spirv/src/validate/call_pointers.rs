@@ -7,7 +7,7 @@
 //! rules). Pointers into PhysicalStorageBuffer are exempt, and
 //! `--relax-logical-pointer` turns the rules off.
 
-use super::{ErrorKind, Report, ValidatorOptions};
+use super::{ErrorKind, Report, ValOptions};
 use crate::grammar::{addressing_model, capability, op, storage_class as sc};
 use crate::module::Module;
 use rustc_hash::FxHashSet;
@@ -26,7 +26,7 @@ const ALWAYS_PASSABLE: &[u32] = &[
 /// Instructions that declare a memory object (a call may pass their result).
 const MEMORY_OBJECT_DECLARATIONS: &[u16] = &[op::OpVariable, op::OpUntypedVariableKHR, op::OpFunctionParameter];
 
-pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
+pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
     let logical =
         matches!(m.addressing_model(), Some(addressing_model::Logical | addressing_model::PhysicalStorageBuffer64));
     if !logical || options.relax_logical_pointer {

@@ -3,7 +3,7 @@
 //! implicitly declares), an extension, or the target's SPIR-V version;
 //! numeric types of unusual widths need their capability.
 
-use super::{ErrorKind, Report, ValidatorOptions};
+use super::{ErrorKind, Report, ValOptions};
 use crate::binary::literal_string_bytes;
 use crate::grammar::{built_in, capability, decoration, group_operation, op, Category, OperandKind, Version};
 use crate::module::capabilities::declare;
@@ -69,7 +69,7 @@ pub(crate) fn with_implied<'m>(m: &'m Module) -> &'m FxHashSet<u32> {
     &m.capabilities
 }
 
-fn declared<'m>(m: &'m Module, options: &ValidatorOptions) -> Declared<'m> {
+fn declared<'m>(m: &'m Module, options: &ValOptions) -> Declared<'m> {
     let mut capabilities = FxHashSet::default();
     for i in 0..m.insts.len() {
         match m.opcode(i) {
@@ -339,7 +339,7 @@ const EXTENSION_VERSIONS: &[(&str, Version)] = &[
     ("SPV_NV_linear_swept_spheres", Version(1, 4)),
 ];
 
-pub(crate) fn check(m: &Module, options: &ValidatorOptions, r: &mut Report) {
+pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
     // The capabilities come first in the module, and so do their errors.
     if !super::env_capabilities::check(m, options.target_env, r) {
         return;

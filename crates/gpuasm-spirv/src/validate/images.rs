@@ -147,7 +147,7 @@ pub(super) struct Context<'a, 'w> {
 }
 
 impl<'a, 'w> Context<'a, 'w> {
-    fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValidatorOptions) -> Self {
+    fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValOptions) -> Self {
         let mut decorations = FxHashSet::default();
         let mut groups: Vec<(u32, u32)> = Vec::new();
         let mut block = vec![u32::MAX; m.insts.len()];

@@ -12,7 +12,7 @@
 //! Each instruction reports its first problem, in the order spirv-val
 //! checks them.
 
-use super::{ErrorKind, Report, ValidatorOptions};
+use super::{ErrorKind, Report, ValOptions};
 use crate::grammar::{addressing_model, capability, decoration, op, storage_class as sc, OperandKind};
 use crate::module::{is_constant, Module};
 use rustc_hash::FxHashSet;
@@ -60,7 +60,7 @@ struct Ctx<'a, 'm> {
     small_types: bool,
 }
 
-pub(crate) fn check(m: &Module, options: &ValidatorOptions, vulkan: bool, r: &mut Report) {
+pub(crate) fn check(m: &Module, options: &ValOptions, vulkan: bool, r: &mut Report) {
     let model = m.addressing_model();
     let decorations = (0..m.insts.len())
         .filter_map(|i| match m.opcode(i) {

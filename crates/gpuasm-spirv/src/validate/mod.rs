@@ -6,10 +6,10 @@
 //! module of its own that reports every independent error it finds.
 //!
 //! ```
-//! use gpuasm_spirv::validate::{validate, ValidatorOptions};
+//! use gpuasm_spirv::validate::{validate, ValOptions};
 //! let words = gpuasm_spirv::text::assemble(
 //!     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n", &Default::default()).unwrap();
-//! assert!(validate(&words, &ValidatorOptions::default()).is_ok());
+//! assert!(validate(&words, &ValOptions::default()).is_ok());
 //! ```
 
 mod annotations;
@@ -84,9 +84,17 @@ pub use block_layout::BlockLayout;
 pub use limits::Limits;
 use std::fmt;
 
-/// Validator switches (spirv-val's options).
+/// Validator switches (spirv-val's options). Built from the default with
+/// one method per field:
+///
+/// ```
+/// use gpuasm_spirv::{validate::ValOptions, TargetEnv};
+/// let options = ValOptions::default().target_env(TargetEnv::Vulkan(2)).max_errors(1);
+/// assert_eq!(options.max_errors, 1);
+/// ```
 #[derive(Clone, Debug)]
-pub struct ValidatorOptions {
+#[non_exhaustive]
+pub struct ValOptions {
     /// The client environment (spirv-val's default is SPIR-V 1.6).
     pub target_env: TargetEnv,
     /// Stop after this many errors (0: no limit).
@@ -120,9 +128,9 @@ pub struct ValidatorOptions {
     pub before_hlsl_legalization: bool,
 }
 
-impl Default for ValidatorOptions {
+impl Default for ValOptions {
     fn default() -> Self {
-        ValidatorOptions {
+        ValOptions {
             target_env: TargetEnv::Universal(6),
             max_errors: 100,
             limits: Limits::default(),
@@ -134,6 +142,68 @@ impl Default for ValidatorOptions {
             allow_vulkan_32_bit_bitwise: false,
             before_hlsl_legalization: false,
         }
+    }
+}
+
+impl ValOptions {
+    /// The client environment.
+    pub fn target_env(mut self, target_env: TargetEnv) -> Self {
+        self.target_env = target_env;
+        self
+    }
+
+    /// Stop after this many errors (0: no limit).
+    pub fn max_errors(mut self, max_errors: usize) -> Self {
+        self.max_errors = max_errors;
+        self
+    }
+
+    /// Universal limits (`--max-*`).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Block layout rules beyond the environment's.
+    pub fn block_layout(mut self, block_layout: BlockLayout) -> Self {
+        self.block_layout = block_layout;
+        self
+    }
+
+    /// `--relax-logical-pointer`.
+    pub fn relax_logical_pointer(mut self, relax_logical_pointer: bool) -> Self {
+        self.relax_logical_pointer = relax_logical_pointer;
+        self
+    }
+
+    /// `--relax-struct-store`.
+    pub fn relax_struct_store(mut self, relax_struct_store: bool) -> Self {
+        self.relax_struct_store = relax_struct_store;
+        self
+    }
+
+    /// `--allow-localsizeid`.
+    pub fn allow_localsizeid(mut self, allow_localsizeid: bool) -> Self {
+        self.allow_localsizeid = allow_localsizeid;
+        self
+    }
+
+    /// `--allow-offset-texture-operand`.
+    pub fn allow_offset_texture_operand(mut self, allow_offset_texture_operand: bool) -> Self {
+        self.allow_offset_texture_operand = allow_offset_texture_operand;
+        self
+    }
+
+    /// `--allow-vulkan-32-bit-bitwise`.
+    pub fn allow_vulkan_32_bit_bitwise(mut self, allow_vulkan_32_bit_bitwise: bool) -> Self {
+        self.allow_vulkan_32_bit_bitwise = allow_vulkan_32_bit_bitwise;
+        self
+    }
+
+    /// `--before-hlsl-legalization`.
+    pub fn before_hlsl_legalization(mut self, before_hlsl_legalization: bool) -> Self {
+        self.before_hlsl_legalization = before_hlsl_legalization;
+        self
     }
 }
 
@@ -204,7 +274,7 @@ pub(crate) struct Report<'m, 'w> {
     module: &'m Module<'w>,
     /// The options in force (`before_hlsl_legalization` already implies
     /// `relax_logical_pointer` here).
-    pub options: &'m ValidatorOptions,
+    pub options: &'m ValOptions,
     pub errors: Vec<ValidationError>,
     limit: usize,
     names: Option<dis::names::IdNames>,
@@ -250,7 +320,7 @@ impl<'m, 'w> Report<'m, 'w> {
 }
 
 /// Validates a module given as host-order words.
-pub fn validate(words: &[u32], options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
+pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
     let threads = schedule::threads_for(words.len());
     if threads == 1 {
         let module = Module::read(words).map_err(|e| vec![binary_error(&e)])?;
@@ -277,7 +347,7 @@ fn binary_error(e: &BinaryError) -> ValidationError {
 }
 
 /// Validates an already read module.
-pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Result<(), Vec<ValidationError>> {
+pub fn validate_module(module: &Module<'_>, options: &ValOptions) -> Result<(), Vec<ValidationError>> {
     validate_on(module, options, None)
 }
 
@@ -285,13 +355,13 @@ pub fn validate_module(module: &Module<'_>, options: &ValidatorOptions) -> Resul
 /// `board` if there is one (each of them calls this with the same module).
 fn validate_on(
     module: &Module<'_>,
-    options: &ValidatorOptions,
+    options: &ValOptions,
     board: Option<&schedule::Board>,
 ) -> Result<(), Vec<ValidationError>> {
     // spirv-val's spvValidatorOptionsSetBeforeHlslLegalization sets both.
     let implied;
     let options = if options.before_hlsl_legalization && !options.relax_logical_pointer {
-        implied = ValidatorOptions { relax_logical_pointer: true, ..options.clone() };
+        implied = ValOptions { relax_logical_pointer: true, ..options.clone() };
         &implied
     } else {
         options

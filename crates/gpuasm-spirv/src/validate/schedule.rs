@@ -266,7 +266,7 @@ pub(crate) fn threads() -> usize {
 mod tests {
     use super::*;
     use crate::module::Module;
-    use crate::validate::{ErrorKind, ValidatorOptions};
+    use crate::validate::{ErrorKind, ValOptions};
 
     /// A module large enough to be shared out.
     fn big_words() -> Vec<u32> {
@@ -283,7 +283,7 @@ mod tests {
     fn threads_started_before_reading_give_the_answer_of_one() {
         let words = big_words();
         assert!(threads_for(words.len()) > 1 || threads() == 1, "large enough to start threads early");
-        let options = ValidatorOptions::default();
+        let options = ValOptions::default();
         let messages =
             |r: Result<(), Vec<ValidationError>>| r.err().map(|e| e.into_iter().map(|e| e.message).collect::<Vec<_>>());
         let one = |w: &[u32]| match Module::read(w) {
@@ -315,7 +315,7 @@ mod tests {
     fn the_first_failing_pass_in_order_decides_however_they_are_shared() {
         let words = big_words();
         let module = Module::read(&words).unwrap();
-        let options = ValidatorOptions::default();
+        let options = ValOptions::default();
         let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100, names: None };
         let slow = |r: &mut Report| {
             std::thread::sleep(std::time::Duration::from_millis(30));
