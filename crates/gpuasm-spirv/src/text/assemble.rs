@@ -8,8 +8,8 @@
 //! error the assembler skips to the next instruction and goes on, so that
 //! independent errors are all reported in one run.
 
-use super::cursor::{Cursor, Position};
 use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
+use super::lex::{Cursor, Position};
 use super::literal::{self, NumberError, NumberType};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 use crate::target_env::TargetEnv;
@@ -223,17 +223,6 @@ fn version_from_comment(text: &str) -> grammar::Version {
     }
     grammar::Version(1, 6)
 }
-
-/// Bytes allowed in an id name: letters, digits, `_` (seed 000).
-static ID_CHAR: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        t[c] = (c as u8).is_ascii_alphanumeric() || c == b'_' as usize;
-        c += 1;
-    }
-    t
-};
 
 /// What the assembler knows of a type id, for literal widths.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -42,7 +42,8 @@
 use super::ids::{ones, Frozen, IdMap, Ids, LocalIds, Numbers, MAX_SPLIT_TEXT};
 use super::known_types::{Added, Additions, KnownTypes};
 use super::{AsmOptions, Assembler, Import};
-use crate::text::cursor::{is_word_end, skip_blanks, Cursor, Position};
+use crate::text::lex::scan::{instruction_prefix, is_word_end, line_start, next_line, skip_blanks};
+use crate::text::lex::{Cursor, Position};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -130,9 +131,8 @@ fn first_function(src: &[u8]) -> Option<usize> {
         if !is_word_end(src, at + 10) {
             continue;
         }
-        let line = memchr::memrchr(b'\n', &src[..at]).map_or(0, |n| n + 1);
-        let first = skip_blanks(src, line);
-        if super::fast::prefix(src, first).is_some_and(|(_, op, _)| op == at) {
+        let first = skip_blanks(src, line_start(src, at));
+        if instruction_prefix(src, first).is_some_and(|(_, op, _)| op == at) {
             return Some(first);
         }
     }
@@ -142,13 +142,13 @@ fn first_function(src: &[u8]) -> Option<usize> {
 /// The first word of the first line at or after byte `from` whose first
 /// word begins an instruction.
 fn instruction_line(src: &[u8], from: usize) -> Option<usize> {
-    let mut line = memchr::memchr(b'\n', src.get(from..)?)? + from + 1;
+    let mut line = next_line(src, from)?;
     while line < src.len() {
         let first = skip_blanks(src, line);
-        if first < src.len() && super::fast::prefix(src, first).is_some() {
+        if first < src.len() && instruction_prefix(src, first).is_some() {
             return Some(first);
         }
-        line = memchr::memchr(b'\n', &src[line..])? + line + 1;
+        line = next_line(src, line)?;
     }
     None
 }
@@ -552,7 +552,7 @@ mod tests {
         assert_eq!(plan.starts.len(), segments - 1);
         for &s in &plan.starts {
             assert!(s > plan.fork && text[..s].ends_with('\n'), "{s}");
-            assert!(super::super::fast::prefix(text.as_bytes(), s).is_some(), "{s}");
+            assert!(instruction_prefix(text.as_bytes(), s).is_some(), "{s}");
         }
         // Of about even length: within a function's worth of each other.
         let bounds: Vec<usize> = [plan.fork].iter().chain(&plan.starts).chain([&text.len()]).copied().collect();
