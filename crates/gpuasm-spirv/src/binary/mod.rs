@@ -1,6 +1,7 @@
 //! Reading SPIR-V binaries: words from bytes or hex text, the module header,
 //! and a grammar-driven instruction parser that borrows the input words.
 
+pub mod encode;
 mod error;
 mod idmap;
 mod parser;

@@ -11,6 +11,7 @@
 use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
 use super::lex::{Cursor, Position};
 use super::literal::{self, NumberError, NumberType};
+use crate::binary::encode::{Encoder, Sink};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 use crate::target_env::TargetEnv;
 
@@ -105,22 +106,19 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Vec<u32>, Diagnostic
 
 /// Like [`assemble`], also returning warnings.
 pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assembled, Diagnostics> {
-    let mut a = run_assembler(text, options, None).map_err(|e| match e {
+    let a = run_assembler(text, options, None).map_err(|e| match e {
         StreamError::Assembly(d) => d,
         StreamError::Io(_) => unreachable!("no sink, no I/O"),
     })?;
-    let mut words = std::mem::take(&mut a.out);
-    words[..5].copy_from_slice(&a.header());
+    let words = a.out.finish(a.ids.bound).expect("in memory, no I/O");
     Ok(Assembled { words, warnings: a.diags })
 }
 
-/// A module assembled by [`assemble_to_writer`]: its final header and the
+/// A module assembled by [`assemble_to_writer`]: its header and the
 /// warnings.
 #[derive(Clone, Debug)]
 pub struct Streamed {
-    /// The five header words. The writer received five zero words in their
-    /// place (the bound is known only at the end): write these over the
-    /// first 20 bytes.
+    /// The five header words, as written at the start of the output.
     pub header: [u32; 5],
     pub warnings: Diagnostics,
 }
@@ -135,7 +133,9 @@ pub enum StreamError {
 
 /// Assembles `text`, writing the module's little-endian bytes to `out` as
 /// it goes, so the whole binary is never held in memory (the command line
-/// uses this to write files). See [`Streamed::header`] for the header.
+/// uses this to write files). The header, whose bound is known only at the
+/// end, is written as zeros first and then fixed by seeking back; `out` is
+/// left at the end of the module.
 /// Threads that read later stretches of a large text (see
 /// [`AsmOptions::threads`]) keep their words in unnamed temporary files
 /// until their turn comes.
@@ -143,25 +143,20 @@ pub enum StreamError {
 /// ```
 /// use gpuasm_spirv::text::{assemble, assemble_to_writer, AsmOptions};
 /// let text = "OpCapability Shader\n%void = OpTypeVoid\n";
-/// let mut bytes = Vec::new();
-/// let done = assemble_to_writer(text, &AsmOptions::default(), &mut bytes).unwrap();
-/// for (i, w) in done.header.iter().enumerate() {
-///     bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-/// }
+/// let mut file = std::io::Cursor::new(Vec::new());
+/// assemble_to_writer(text, &AsmOptions::default(), &mut file).unwrap();
 /// let words = assemble(text, &AsmOptions::default()).unwrap();
-/// assert_eq!(bytes, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+/// assert_eq!(file.into_inner(), words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
 /// ```
-pub fn assemble_to_writer(
+pub fn assemble_to_writer<W: std::io::Write + std::io::Seek>(
     text: &str,
     options: &AsmOptions,
-    out: &mut dyn std::io::Write,
+    out: &mut W,
 ) -> Result<Streamed, StreamError> {
-    let mut a = run_assembler(text, options, Some(out))?;
-    a.flush_out();
-    if let Some(e) = a.io_error.take() {
-        return Err(StreamError::Io(e));
-    }
-    Ok(Streamed { header: a.header(), warnings: std::mem::take(&mut a.diags) })
+    let a = run_assembler(text, options, Some(out))?;
+    let header = a.out.header(a.ids.bound);
+    a.out.finish(a.ids.bound).map_err(StreamError::Io)?;
+    Ok(Streamed { header, warnings: a.diags })
 }
 
 /// Runs the assembler (twice with `preserve_numeric_ids`) and checks the
@@ -169,7 +164,7 @@ pub fn assemble_to_writer(
 fn run_assembler<'t, 'o>(
     text: &'t str,
     options: &'o AsmOptions,
-    sink: Option<&'o mut dyn std::io::Write>,
+    sink: Option<&'o mut dyn Sink>,
 ) -> Result<Assembler<'t, 'o>, StreamError> {
     let preserve = if options.preserve_numeric_ids {
         // A dry run collects every numeric id name first (spirv-as does the
@@ -194,11 +189,17 @@ fn run_assembler<'t, 'o>(
     if a.diags.has_errors() {
         return Err(StreamError::Assembly(std::mem::take(&mut a.diags)));
     }
-    if let Some(e) = a.io_error.take() {
+    a.flush_out();
+    if let Some(e) = a.out.take_error() {
         return Err(StreamError::Io(e));
     }
     a.check_definitions();
     Ok(a)
+}
+
+/// The module's version: the target environment's, else spirv-as's default.
+fn module_version(text: &str, options: &AsmOptions) -> grammar::Version {
+    options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text))
 }
 
 /// spirv-as's default version: a `; Version: 1.N` line among the comments
@@ -280,7 +281,9 @@ struct Assembler<'t, 'o> {
     /// Results of instructions that failed: later errors about them are
     /// consequences, not new problems.
     poisoned: FxHashSet<u32>,
-    out: Vec<u32>,
+    /// The module's words: the general path appends whole instructions,
+    /// the shortcut writes into it directly.
+    out: Encoder<'o>,
     diags: Diagnostics,
     // Per-instruction state.
     words: Vec<u32>,
@@ -291,13 +294,8 @@ struct Assembler<'t, 'o> {
     opcode_at: Option<(Position, usize)>,
     result_type_id: u32,
     ext_set: Option<Import>,
-    /// Where finished words go when streaming; `out` is then a buffer.
-    sink: Option<&'o mut dyn std::io::Write>,
-    io_error: Option<std::io::Error>,
     /// [`Assembler::run_to`]'s end.
     stop: usize,
-    /// Words already passed to the sink.
-    flushed: usize,
     /// The error limit was reached.
     gave_up: bool,
     /// A worker thread reading a later part of the text (see `split.rs`):
@@ -311,34 +309,20 @@ struct Assembler<'t, 'o> {
     switch_selectors: Vec<(u32, TypeClass)>,
 }
 
-/// Words the streaming assembler collects before writing them out.
-const STREAM_CHUNK_WORDS: usize = 1 << 14;
-
 impl<'t, 'o> Assembler<'t, 'o> {
-    fn new(
-        text: &'t str,
-        options: &'o AsmOptions,
-        preserve: FxHashSet<u32>,
-        sink: Option<&'o mut dyn std::io::Write>,
-    ) -> Self {
-        let capacity = if sink.is_some() { STREAM_CHUNK_WORDS + 0x1_0000 } else { 5 + text.len() / 10 };
-        let ids = Ids::new(text, preserve);
-        let mut a = Self::with_cursor(text, Cursor::new(text), options, ids, sink, capacity);
-        a.out.resize(5, 0);
-        a
+    fn new(text: &'t str, options: &'o AsmOptions, preserve: FxHashSet<u32>, sink: Option<&'o mut dyn Sink>) -> Self {
+        let version = module_version(text, options);
+        let out = match sink {
+            Some(sink) => Encoder::streaming(version.word(), options.generator, sink),
+            // Text is about 12 bytes a word.
+            None => Encoder::with_capacity(version.word(), options.generator, 5 + text.len() / 10),
+        };
+        Self::with_cursor(text, Cursor::new(text), options, Ids::new(text, preserve), out)
     }
 
-    /// An assembler over `text` read through `cur`, with `capacity` words
-    /// reserved for the output (and no room made for the header).
-    fn with_cursor(
-        text: &'t str,
-        cur: Cursor<'t>,
-        options: &'o AsmOptions,
-        ids: Ids<'t>,
-        sink: Option<&'o mut dyn std::io::Write>,
-        capacity: usize,
-    ) -> Self {
-        let version = options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text));
+    /// An assembler over `text` read through `cur`, writing to `out`.
+    fn with_cursor(text: &'t str, cur: Cursor<'t>, options: &'o AsmOptions, ids: Ids<'t>, out: Encoder<'o>) -> Self {
+        let version = module_version(text, options);
         Assembler {
             text,
             version,
@@ -349,9 +333,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             known: known_types::KnownTypes::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),
-            // Text is about 12 bytes a word. When streaming, a chunk and the
-            // longest instruction.
-            out: Vec::with_capacity(capacity),
+            out,
             diags: Diagnostics::default(),
             words: Vec::with_capacity(16),
             expected: Vec::with_capacity(16),
@@ -360,10 +342,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             opcode_at: None,
             result_type_id: 0,
             ext_set: None,
-            sink,
-            io_error: None,
             stop: usize::MAX,
-            flushed: 0,
             gave_up: false,
             worker: false,
             marks: Vec::new(),
@@ -377,7 +356,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
     #[inline(always)]
     fn push_out_id(&mut self, id: u32) {
         if id & ids::LOCAL != 0 {
-            self.mark_local(self.flushed + self.out.len());
+            self.mark_local(self.out.position());
         }
         self.out.push(id);
     }
@@ -405,7 +384,8 @@ impl<'t, 'o> Assembler<'t, 'o> {
     /// Drops output words from `len` on (and their marks).
     fn truncate_out(&mut self, len: usize) {
         if self.worker {
-            for i in self.flushed + len..self.flushed + self.out.len() {
+            let flushed = self.out.position() - self.out.len();
+            for i in flushed + len..self.out.position() {
                 if let Some(m) = self.marks.get_mut(i / 64) {
                     *m &= !(1 << (i % 64));
                 }
@@ -416,29 +396,31 @@ impl<'t, 'o> Assembler<'t, 'o> {
 
     /// Appends the current instruction's words to the output.
     fn emit_words(&mut self) {
-        let at = self.flushed + self.out.len();
+        let at = self.out.position();
         self.out.extend_from_slice(&self.words);
         for k in 0..self.words_local.len() {
             self.mark_local(at + self.words_local[k] as usize);
         }
     }
 
-    /// The five header words, once the text is assembled.
-    fn header(&self) -> [u32; 5] {
-        [crate::binary::MAGIC, self.version.word(), self.options.generator, self.ids.bound, 0]
-    }
-
     /// Streaming: writes out the buffered words. Once the text has an error
     /// (the output will be discarded) or a write failed, words are dropped.
     fn flush_out(&mut self) {
-        let Some(sink) = self.sink.as_mut() else { return };
-        if self.io_error.is_none() && !self.diags.has_errors() {
-            if let Err(e) = sink.write_all(crate::binary::words_as_le_bytes(&self.out)) {
-                self.io_error = Some(e);
-            }
+        if !self.out.is_streaming() {
+            return;
         }
-        self.flushed += self.out.len();
-        self.out.clear();
+        if self.diags.has_errors() {
+            self.out.discard();
+        }
+        self.out.flush();
+    }
+
+    /// Streaming: writes out the buffered words once they fill a chunk.
+    #[inline]
+    fn flush_if_full(&mut self) {
+        if self.out.len() >= Encoder::CHUNK && self.out.is_streaming() {
+            self.flush_out();
+        }
     }
 
     fn numeric_ids(&self) -> FxHashSet<u32> {
@@ -486,9 +468,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 }
                 self.recover(start);
             }
-            if self.out.len() >= STREAM_CHUNK_WORDS {
-                self.flush_out();
-            }
+            self.flush_if_full();
             if !self.cur.advance() {
                 break;
             }

@@ -18,7 +18,7 @@
 //! the shortcut takes the instruction back and leaves it to the general
 //! path.
 
-use super::{Assembler, Import, TypeClass, STREAM_CHUNK_WORDS};
+use super::{Assembler, Import, TypeClass};
 use crate::grammar::{op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 use crate::text::lex::scan::{
     instruction_prefix, is_word_end, scan_id, skip_gap, skip_trivia, starts_with_op, ResultName,
@@ -70,8 +70,8 @@ impl<'t> Assembler<'t, '_> {
                 return;
             };
             // The word begins an instruction: whatever was pending stands.
-            if pending.take().is_some() && self.out.len() >= STREAM_CHUNK_WORDS {
-                self.flush_out();
+            if pending.take().is_some() {
+                self.flush_if_full();
             }
             let out_at = self.out.len();
             let Some((end, open, info)) = self.fast_instruction(text, result, op_start, op_end) else {
@@ -89,8 +89,8 @@ impl<'t> Assembler<'t, '_> {
             // of the next instruction: only the next word can tell.
             if open || text.get(next) == Some(&b'=') {
                 pending = Some(Tentative { start: p, out_at, undo });
-            } else if self.out.len() >= STREAM_CHUNK_WORDS {
-                self.flush_out();
+            } else {
+                self.flush_if_full();
             }
             p = next;
         }
@@ -159,7 +159,7 @@ impl<'t> Assembler<'t, '_> {
                 // The extended instruction's operands replace OpExtInst's
                 // trailing ids.
                 let (w, end) = self.word_at(p);
-                let Import::Known(set) = *self.imports.get(&self.out[out_at + 3])? else { return None };
+                let Import::Known(set) = *self.imports.get(&self.out.pending()[out_at + 3])? else { return None };
                 let ei = set.instruction_by_name(w)?;
                 self.out.push(ei.opcode);
                 specs = ei.operands;
@@ -222,8 +222,8 @@ impl<'t> Assembler<'t, '_> {
                         return None;
                     }
                     match self.options.raw_bytes {
-                        Some(raw) => literal::push_string_words(&raw.restore(&text[at + 1..end]), &mut self.out),
-                        None => literal::push_string_words(&text[at + 1..end], &mut self.out),
+                        Some(raw) => literal::push_string_words(&raw.restore(&text[at + 1..end]), self.out.buffer()),
+                        None => literal::push_string_words(&text[at + 1..end], self.out.buffer()),
                     }
                     Some(end + 1)
                 }
@@ -236,7 +236,7 @@ impl<'t> Assembler<'t, '_> {
                         TypeClass::Other => return None,
                     };
                     let (w, end) = self.word_at(at);
-                    literal::encode_number(w, ty, &mut self.out).ok()?;
+                    literal::encode_number(w, ty, self.out.buffer()).ok()?;
                     Some(end)
                 }
                 _ => None,
@@ -268,7 +268,7 @@ impl<'t> Assembler<'t, '_> {
     /// path then reports it).
     #[inline]
     fn fast_finish(&mut self, info: &'static InstructionInfo, out_at: usize) -> Option<Undo> {
-        let words = &mut self.out[out_at..];
+        let words = &mut self.out.pending()[out_at..];
         let n = words.len();
         if n > 0xffff {
             return None;

@@ -13,8 +13,8 @@
 //! use gpuasm_spirv::text::{Lexer, TokenKind};
 //! let text = "%s = OpString \"a b\" ; note\n";
 //! let kinds: Vec<(TokenKind, &str)> = Lexer::new(text).map(|t| (t.kind, t.text)).collect();
-//! assert_eq!(kinds[4], (TokenKind::String, "\"a b\""));
-//! assert_eq!(kinds[6], (TokenKind::Comment, "; note"));
+//! assert_eq!(kinds[6], (TokenKind::String, "\"a b\""));
+//! assert_eq!(kinds[8], (TokenKind::Comment, "; note"));
 //! assert_eq!(Lexer::new(text).map(|t| t.text).collect::<String>(), text);
 //! ```
 
@@ -195,8 +195,9 @@ mod tests {
             expected_start = t.span.end;
         }
         assert_eq!(expected_start, text.len());
-        let strings: Vec<Range<usize>> = Lexer::new(text).filter(|t| t.kind == String).map(|t| t.span).collect();
-        assert_eq!(strings, [10..14]);
+        let strings: Vec<(usize, usize)> =
+            Lexer::new(text).filter(|t| t.kind == String).map(|t| (t.span.start, t.span.end)).collect();
+        assert_eq!(strings, vec![(10, 14)]);
     }
 
     /// The words the lexer finds are those the assembler's cursor reads.
