@@ -21,7 +21,7 @@
 use super::{Assembler, Import, TypeClass};
 use crate::grammar::{op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 use crate::text::lex::scan::{
-    instruction_prefix, is_word_end, scan_id, skip_gap, skip_trivia, starts_with_op, ResultName,
+    instruction_prefix, is_word_end, scan_id, skip_gap, skip_trivia, starts_with_op, word_end, ResultName,
 };
 use crate::text::lex::Position;
 use crate::text::literal::{self, NumberType};
@@ -257,10 +257,10 @@ impl<'t> Assembler<'t, '_> {
     }
 
     /// The word at `at` and where it ends.
-    #[inline]
+    #[inline(always)]
     fn word_at(&self, at: usize) -> (&'t str, usize) {
-        let (w, next) = self.cur.word_at(at);
-        (w, next.index)
+        let end = word_end(self.cur.text_bytes(), at);
+        (&self.cur.source()[at..end], end)
     }
 
     /// Records types and value types and sets the word count, as

@@ -67,16 +67,10 @@ impl<'t> Cursor<'t> {
     /// itself does not move).
     #[inline]
     pub fn word(&self) -> (&'t str, Position) {
-        self.word_at(self.pos.index)
-    }
-
-    /// The word at byte `at` and the position just past it.
-    #[inline]
-    pub fn word_at(&self, at: usize) -> (&'t str, Position) {
-        let end = word_end(self.text, at);
+        let end = word_end(self.text, self.pos.index);
         // Words start and end at ASCII bytes or the ends of the text, so the
         // slice is on character boundaries.
-        (&self.src[at..end], Position { index: end })
+        (&self.src[self.pos.index..end], Position { index: end })
     }
 
     pub fn starts_with_op(&self) -> bool {
