@@ -8,15 +8,6 @@
 //! and borrow words without building tokens: a cursor for the general path,
 //! and inlined scanners for the shortcut that reads the common instruction
 //! (see `scan.rs`).
-//!
-//! ```
-//! use gpuasm_spirv::text::{Lexer, TokenKind};
-//! let text = "%s = OpString \"a b\" ; note\n";
-//! let kinds: Vec<(TokenKind, &str)> = Lexer::new(text).map(|t| (t.kind, t.text)).collect();
-//! assert_eq!(kinds[6], (TokenKind::String, "\"a b\""));
-//! assert_eq!(kinds[8], (TokenKind::Comment, "; note"));
-//! assert_eq!(Lexer::new(text).map(|t| t.text).collect::<String>(), text);
-//! ```
 
 mod cursor;
 pub(crate) mod scan;
@@ -72,7 +63,17 @@ pub struct Token<'t> {
     pub text: &'t str,
 }
 
-/// The tokens of a text, in order; see the [module documentation](self).
+/// The tokens of a text, in order: every byte of the input is in exactly
+/// one token, so the tokens' texts put together give the input back.
+///
+/// ```
+/// use gpuasm_spirv::text::{Lexer, TokenKind};
+/// let text = "%s = OpString \"a b\" ; note\n";
+/// let kinds: Vec<(TokenKind, &str)> = Lexer::new(text).map(|t| (t.kind, t.text)).collect();
+/// assert_eq!(kinds[6], (TokenKind::String, "\"a b\""));
+/// assert_eq!(kinds[8], (TokenKind::Comment, "; note"));
+/// assert_eq!(Lexer::new(text).map(|t| t.text).collect::<String>(), text);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Lexer<'t> {
     input: &'t str,
