@@ -5,14 +5,22 @@
 //! give exactly what the general path gives, words and diagnostics, and so
 //! must splitting the text between threads (at points taken from the text:
 //! line starts, which workers usually get to keep, and arbitrary bytes).
+//! The lexer must lose no byte: its tokens put together give the text back.
 #![no_main]
 use gpuasm_spirv::binary::{InstructionParser, ParserOptions};
-use gpuasm_spirv::text::{assemble, assemble_with_warnings, text_from_bytes, AsmOptions};
+use gpuasm_spirv::text::{assemble, assemble_with_warnings, text_from_bytes, AsmOptions, Lexer};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (text, raw_bytes) = text_from_bytes(data);
     let text: &str = &text;
+    let mut at = 0;
+    for token in Lexer::new(text) {
+        assert_eq!(token.span.start, at);
+        assert!(token.span.end > at && &text[token.span.clone()] == token.text);
+        at = token.span.end;
+    }
+    assert_eq!(at, text.len());
     for preserve in [false, true] {
         let options = AsmOptions { preserve_numeric_ids: preserve, raw_bytes, ..AsmOptions::default() };
         let result = assemble(text, &options);

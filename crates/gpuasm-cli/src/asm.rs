@@ -3,11 +3,10 @@
 use crate::io::{read_input, utf8_text, write_atomically_file, write_words, Output};
 use anyhow::{bail, Result};
 use clap::Args;
-use gpuasm_spirv::binary::words_as_le_bytes;
 use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
 use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, AsmOptions, Diagnostics, StreamError};
 use gpuasm_spirv::TargetEnv;
-use std::io::{Seek, SeekFrom, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -107,9 +106,6 @@ fn stream_to_file(path: &Path, text: &str, options: &AsmOptions) -> Result<Optio
         match assemble_to_writer(text, options, &mut buf) {
             Ok(done) => {
                 buf.flush()?;
-                drop(buf);
-                file.seek(SeekFrom::Start(0))?;
-                file.write_all(words_as_le_bytes(&done.header))?;
                 outcome = Some(done.warnings);
                 Ok(true)
             }

@@ -71,9 +71,9 @@ fn in_memory(text: &str, o: &AsmOptions) -> String {
 }
 
 fn streamed(text: &str, o: &AsmOptions) -> String {
-    let mut bytes = Vec::new();
+    let mut bytes = std::io::Cursor::new(Vec::new());
     match assemble_to_writer(text, o, &mut bytes) {
-        Ok(done) => format!("{:?} {:?} {:?}", bytes, done.header, done.warnings),
+        Ok(done) => format!("{:?} {:?} {:?}", bytes.into_inner(), done.header, done.warnings),
         Err(gpuasm_spirv::text::StreamError::Assembly(d)) => format!("{d:?}"),
         Err(e) => panic!("I/O error writing to memory: {e:?}"),
     }

@@ -24,6 +24,7 @@
 //! # Ok::<(), gpuasm_spirv::binary::BinaryError>(())
 //! ```
 
+pub mod encode;
 mod error;
 mod idmap;
 mod parser;

@@ -7,23 +7,36 @@
 //! OpSpecConstantOp extend as they are read (as spirv-as does). After an
 //! error the assembler skips to the next instruction and goes on, so that
 //! independent errors are all reported in one run.
+//!
+//! The parts: words come from the lexer (`text/lex`); this file reads an
+//! instruction's opcode and result, `expect.rs` keeps the operands still
+//! expected, `operand.rs` encodes one operand word, `untyped.rs` reads
+//! instructions without a grammar (`!<integer>`, `OpUnknown`), `ids.rs`
+//! numbers id names, `known_types.rs` remembers types for literal widths,
+//! `emit.rs` hands finished words to the encoder (`binary/encode.rs`),
+//! `report.rs` places diagnostics; `fast.rs` is the shortcut for the common
+//! instruction and `split.rs` reads a large text on several threads.
 
-use super::cursor::{Cursor, Position};
 use super::diagnostic::{nearest, Diagnostic, Diagnostics, Severity};
-use super::literal::{self, NumberError, NumberType};
-use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
+use super::lex::{Cursor, Position};
+use super::literal;
+use crate::binary::encode::{Encoder, Sink};
+use crate::grammar::{self, op, ExtInstSet, InstructionInfo, OperandKind};
 use crate::target_env::TargetEnv;
 
+mod emit;
+mod expect;
 mod fast;
 mod ids;
 mod known_types;
 mod opcodes;
+mod operand;
+mod report;
 mod split;
-use ids::{first_number_uses, scan_id_name, Ids};
+mod untyped;
+use expect::{Expected, Operand};
+use ids::Ids;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// At most this many ids used but never defined are reported.
-const MAX_UNDEFINED_REPORTED: usize = 20;
 
 /// Assembler switches, one per spirv-as option (plus ours).
 #[derive(Clone, Debug)]
@@ -105,22 +118,19 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Vec<u32>, Diagnostic
 
 /// Like [`assemble`], also returning warnings.
 pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assembled, Diagnostics> {
-    let mut a = run_assembler(text, options, None).map_err(|e| match e {
+    let a = run_assembler(text, options, None).map_err(|e| match e {
         StreamError::Assembly(d) => d,
         StreamError::Io(_) => unreachable!("no sink, no I/O"),
     })?;
-    let mut words = std::mem::take(&mut a.out);
-    words[..5].copy_from_slice(&a.header());
+    let words = a.out.finish(a.ids.bound).expect("in memory, no I/O");
     Ok(Assembled { words, warnings: a.diags })
 }
 
-/// A module assembled by [`assemble_to_writer`]: its final header and the
+/// A module assembled by [`assemble_to_writer`]: its header and the
 /// warnings.
 #[derive(Clone, Debug)]
 pub struct Streamed {
-    /// The five header words. The writer received five zero words in their
-    /// place (the bound is known only at the end): write these over the
-    /// first 20 bytes.
+    /// The five header words, as written at the start of the output.
     pub header: [u32; 5],
     pub warnings: Diagnostics,
 }
@@ -135,7 +145,9 @@ pub enum StreamError {
 
 /// Assembles `text`, writing the module's little-endian bytes to `out` as
 /// it goes, so the whole binary is never held in memory (the command line
-/// uses this to write files). See [`Streamed::header`] for the header.
+/// uses this to write files). The header, whose bound is known only at the
+/// end, is written as zeros first and then fixed by seeking back; `out` is
+/// left at the end of the module.
 /// Threads that read later stretches of a large text (see
 /// [`AsmOptions::threads`]) keep their words in unnamed temporary files
 /// until their turn comes.
@@ -143,25 +155,20 @@ pub enum StreamError {
 /// ```
 /// use gpuasm_spirv::text::{assemble, assemble_to_writer, AsmOptions};
 /// let text = "OpCapability Shader\n%void = OpTypeVoid\n";
-/// let mut bytes = Vec::new();
-/// let done = assemble_to_writer(text, &AsmOptions::default(), &mut bytes).unwrap();
-/// for (i, w) in done.header.iter().enumerate() {
-///     bytes[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
-/// }
+/// let mut file = std::io::Cursor::new(Vec::new());
+/// assemble_to_writer(text, &AsmOptions::default(), &mut file).unwrap();
 /// let words = assemble(text, &AsmOptions::default()).unwrap();
-/// assert_eq!(bytes, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+/// assert_eq!(file.into_inner(), words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
 /// ```
-pub fn assemble_to_writer(
+pub fn assemble_to_writer<W: std::io::Write + std::io::Seek>(
     text: &str,
     options: &AsmOptions,
-    out: &mut dyn std::io::Write,
+    out: &mut W,
 ) -> Result<Streamed, StreamError> {
-    let mut a = run_assembler(text, options, Some(out))?;
-    a.flush_out();
-    if let Some(e) = a.io_error.take() {
-        return Err(StreamError::Io(e));
-    }
-    Ok(Streamed { header: a.header(), warnings: std::mem::take(&mut a.diags) })
+    let a = run_assembler(text, options, Some(out))?;
+    let header = a.out.header(a.ids.bound);
+    a.out.finish(a.ids.bound).map_err(StreamError::Io)?;
+    Ok(Streamed { header, warnings: a.diags })
 }
 
 /// Runs the assembler (twice with `preserve_numeric_ids`) and checks the
@@ -169,7 +176,7 @@ pub fn assemble_to_writer(
 fn run_assembler<'t, 'o>(
     text: &'t str,
     options: &'o AsmOptions,
-    sink: Option<&'o mut dyn std::io::Write>,
+    sink: Option<&'o mut dyn Sink>,
 ) -> Result<Assembler<'t, 'o>, StreamError> {
     let preserve = if options.preserve_numeric_ids {
         // A dry run collects every numeric id name first (spirv-as does the
@@ -194,11 +201,17 @@ fn run_assembler<'t, 'o>(
     if a.diags.has_errors() {
         return Err(StreamError::Assembly(std::mem::take(&mut a.diags)));
     }
-    if let Some(e) = a.io_error.take() {
+    a.flush_out();
+    if let Some(e) = a.out.take_error() {
         return Err(StreamError::Io(e));
     }
     a.check_definitions();
     Ok(a)
+}
+
+/// The module's version: the target environment's, else spirv-as's default.
+fn module_version(text: &str, options: &AsmOptions) -> grammar::Version {
+    options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text))
 }
 
 /// spirv-as's default version: a `; Version: 1.N` line among the comments
@@ -224,17 +237,6 @@ fn version_from_comment(text: &str) -> grammar::Version {
     grammar::Version(1, 6)
 }
 
-/// Bytes allowed in an id name: letters, digits, `_` (seed 000).
-static ID_CHAR: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 256 {
-        t[c] = (c as u8).is_ascii_alphanumeric() || c == b'_' as usize;
-        c += 1;
-    }
-    t
-};
-
 /// What the assembler knows of a type id, for literal widths.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum TypeClass {
@@ -255,19 +257,6 @@ fn records_type(info: &InstructionInfo) -> bool {
 enum Import {
     Known(&'static ExtInstSet),
     UnknownNonSemantic,
-}
-
-/// An entry of the expected-operand stack.
-#[derive(Copy, Clone, Debug)]
-enum Expect {
-    /// One operand of a kind; an optional one may be absent.
-    One { kind: OperandKind, optional: bool, name: &'static str },
-    /// Zero or more of a kind (expands lazily into itself plus an optional).
-    Repeat(OperandKind),
-    /// Zero or more pairs of a composite kind.
-    RepeatPair(OperandKind),
-    /// After `!<integer>`: a number, string or id, whatever comes.
-    AnyValue,
 }
 
 /// Failure of one operand: a hard error, or (for optional operands) "this
@@ -291,24 +280,21 @@ struct Assembler<'t, 'o> {
     /// Results of instructions that failed: later errors about them are
     /// consequences, not new problems.
     poisoned: FxHashSet<u32>,
-    out: Vec<u32>,
+    /// The module's words: the general path appends whole instructions,
+    /// the shortcut writes into it directly.
+    out: Encoder<'o>,
     diags: Diagnostics,
     // Per-instruction state.
     words: Vec<u32>,
-    expected: Vec<Expect>,
+    expected: Expected,
     info: Option<&'static InstructionInfo>,
     result: Option<(&'t str, Position)>,
     /// Where the current instruction's opcode name stands.
     opcode_at: Option<(Position, usize)>,
     result_type_id: u32,
     ext_set: Option<Import>,
-    /// Where finished words go when streaming; `out` is then a buffer.
-    sink: Option<&'o mut dyn std::io::Write>,
-    io_error: Option<std::io::Error>,
     /// [`Assembler::run_to`]'s end.
     stop: usize,
-    /// Words already passed to the sink.
-    flushed: usize,
     /// The error limit was reached.
     gave_up: bool,
     /// A worker thread reading a later part of the text (see `split.rs`):
@@ -322,34 +308,20 @@ struct Assembler<'t, 'o> {
     switch_selectors: Vec<(u32, TypeClass)>,
 }
 
-/// Words the streaming assembler collects before writing them out.
-const STREAM_CHUNK_WORDS: usize = 1 << 14;
-
 impl<'t, 'o> Assembler<'t, 'o> {
-    fn new(
-        text: &'t str,
-        options: &'o AsmOptions,
-        preserve: FxHashSet<u32>,
-        sink: Option<&'o mut dyn std::io::Write>,
-    ) -> Self {
-        let capacity = if sink.is_some() { STREAM_CHUNK_WORDS + 0x1_0000 } else { 5 + text.len() / 10 };
-        let ids = Ids::new(text, preserve);
-        let mut a = Self::with_cursor(text, Cursor::new(text), options, ids, sink, capacity);
-        a.out.resize(5, 0);
-        a
+    fn new(text: &'t str, options: &'o AsmOptions, preserve: FxHashSet<u32>, sink: Option<&'o mut dyn Sink>) -> Self {
+        let version = module_version(text, options);
+        let out = match sink {
+            Some(sink) => Encoder::streaming(version.word(), options.generator, sink),
+            // Text is about 12 bytes a word.
+            None => Encoder::with_capacity(version.word(), options.generator, 5 + text.len() / 10),
+        };
+        Self::with_cursor(text, Cursor::new(text), options, Ids::new(text, preserve), out)
     }
 
-    /// An assembler over `text` read through `cur`, with `capacity` words
-    /// reserved for the output (and no room made for the header).
-    fn with_cursor(
-        text: &'t str,
-        cur: Cursor<'t>,
-        options: &'o AsmOptions,
-        ids: Ids<'t>,
-        sink: Option<&'o mut dyn std::io::Write>,
-        capacity: usize,
-    ) -> Self {
-        let version = options.target_env.map(|e| e.spirv_version()).unwrap_or_else(|| version_from_comment(text));
+    /// An assembler over `text` read through `cur`, writing to `out`.
+    fn with_cursor(text: &'t str, cur: Cursor<'t>, options: &'o AsmOptions, ids: Ids<'t>, out: Encoder<'o>) -> Self {
+        let version = module_version(text, options);
         Assembler {
             text,
             version,
@@ -360,21 +332,16 @@ impl<'t, 'o> Assembler<'t, 'o> {
             known: known_types::KnownTypes::default(),
             imports: FxHashMap::default(),
             poisoned: FxHashSet::default(),
-            // Text is about 12 bytes a word. When streaming, a chunk and the
-            // longest instruction.
-            out: Vec::with_capacity(capacity),
+            out,
             diags: Diagnostics::default(),
             words: Vec::with_capacity(16),
-            expected: Vec::with_capacity(16),
+            expected: Expected::new(),
             info: None,
             result: None,
             opcode_at: None,
             result_type_id: 0,
             ext_set: None,
-            sink,
-            io_error: None,
             stop: usize::MAX,
-            flushed: 0,
             gave_up: false,
             worker: false,
             marks: Vec::new(),
@@ -382,74 +349,6 @@ impl<'t, 'o> Assembler<'t, 'o> {
             imports_added: Vec::new(),
             switch_selectors: Vec::new(),
         }
-    }
-
-    /// Appends an id word to the output (the shortcut's way).
-    #[inline(always)]
-    fn push_out_id(&mut self, id: u32) {
-        if id & ids::LOCAL != 0 {
-            self.mark_local(self.flushed + self.out.len());
-        }
-        self.out.push(id);
-    }
-
-    /// Appends an id word to the current instruction (the general way).
-    fn push_word_id(&mut self, id: u32) {
-        if id & ids::LOCAL != 0 && self.worker {
-            self.words_local.push(self.words.len() as u32);
-        }
-        self.words.push(id);
-    }
-
-    /// Records that word `i` of the output (counting words flushed) holds a
-    /// worker's local id.
-    #[inline]
-    fn mark_local(&mut self, i: usize) {
-        if self.worker {
-            if i / 64 >= self.marks.len() {
-                self.marks.resize((i / 64 + 1).max(self.marks.len() * 2), 0);
-            }
-            self.marks[i / 64] |= 1 << (i % 64);
-        }
-    }
-
-    /// Drops output words from `len` on (and their marks).
-    fn truncate_out(&mut self, len: usize) {
-        if self.worker {
-            for i in self.flushed + len..self.flushed + self.out.len() {
-                if let Some(m) = self.marks.get_mut(i / 64) {
-                    *m &= !(1 << (i % 64));
-                }
-            }
-        }
-        self.out.truncate(len);
-    }
-
-    /// Appends the current instruction's words to the output.
-    fn emit_words(&mut self) {
-        let at = self.flushed + self.out.len();
-        self.out.extend_from_slice(&self.words);
-        for k in 0..self.words_local.len() {
-            self.mark_local(at + self.words_local[k] as usize);
-        }
-    }
-
-    /// The five header words, once the text is assembled.
-    fn header(&self) -> [u32; 5] {
-        [crate::binary::MAGIC, self.version.word(), self.options.generator, self.ids.bound, 0]
-    }
-
-    /// Streaming: writes out the buffered words. Once the text has an error
-    /// (the output will be discarded) or a write failed, words are dropped.
-    fn flush_out(&mut self) {
-        let Some(sink) = self.sink.as_mut() else { return };
-        if self.io_error.is_none() && !self.diags.has_errors() {
-            if let Err(e) = sink.write_all(crate::binary::words_as_le_bytes(&self.out)) {
-                self.io_error = Some(e);
-            }
-        }
-        self.flushed += self.out.len();
-        self.out.clear();
     }
 
     fn numeric_ids(&self) -> FxHashSet<u32> {
@@ -497,9 +396,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 }
                 self.recover(start);
             }
-            if self.out.len() >= STREAM_CHUNK_WORDS {
-                self.flush_out();
-            }
+            self.flush_if_full();
             if !self.cur.advance() {
                 break;
             }
@@ -524,27 +421,6 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 self.cur.pos = next;
             }
         }
-    }
-
-    fn error_at(&self, pos: Position, len: usize, message: impl Into<String>) -> Diagnostic {
-        let (line, column) = Cursor::line_col(self.text, pos.index);
-        Diagnostic {
-            severity: Severity::Error,
-            line: line + 1,
-            column: column + 1,
-            span: pos.index..pos.index + len,
-            message: message.into(),
-            help: None,
-        }
-    }
-
-    fn error_here(&self, message: impl Into<String>) -> Diagnostic {
-        let (w, _) = self.cur.word();
-        self.error_at(self.cur.pos, w.len(), message)
-    }
-
-    fn opname(&self) -> &'static str {
-        self.info.map_or("instruction", |i| i.name)
     }
 
     fn instruction(&mut self) -> Result<(), Diagnostic> {
@@ -638,27 +514,9 @@ impl<'t, 'o> Assembler<'t, 'o> {
         }
         self.cur.pos = after;
         self.words.push(0);
-        let ops: &'static [OperandSpec] = info.operands;
-        self.push_specs(ops);
+        self.expected.push_specs(info.operands);
 
-        while let Some(exp) = self.expected.pop() {
-            let (kind, optional, name) = match exp {
-                Expect::Repeat(kind) => {
-                    self.expected.push(exp);
-                    self.expected.push(Expect::One { kind, optional: true, name: "" });
-                    continue;
-                }
-                Expect::RepeatPair(kind) => {
-                    self.expected.push(exp);
-                    let b = kind.info().bases;
-                    // The first half of each pair is optional, the second not.
-                    self.expected.push(Expect::One { kind: b[1], optional: false, name: "" });
-                    self.expected.push(Expect::One { kind: b[0], optional: true, name: "" });
-                    continue;
-                }
-                Expect::AnyValue => (OperandKind::IdRef, true, ""),
-                Expect::One { kind, optional, name } => (kind, optional, name),
-            };
+        while let Some(Operand { kind, optional, name, any }) = self.expected.next() {
             if kind == OperandKind::IdResult {
                 if let Some((name, pos)) = self.result {
                     let id = self.id_word(&name[1..], pos)?;
@@ -680,30 +538,13 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 }
                 return Err(self.missing_operand(kind, name, "the next instruction"));
             }
-            let r = if matches!(exp, Expect::AnyValue) { self.any_value(w) } else { self.operand(kind, optional, w) };
+            let r = if any { self.any_value(w) } else { self.operand(kind, optional, w) };
             match r {
                 Ok(()) => self.cur.pos = next,
                 Err(OperandError::NoMatch(d)) | Err(OperandError::Hard(d)) => return Err(d),
             }
         }
         self.finish(info)
-    }
-
-    fn missing_operand(&self, kind: OperandKind, name: &str, found: &str) -> Diagnostic {
-        let what = if name.is_empty() { kind.name().to_string() } else { format!("'{name}' ({})", kind.name()) };
-        let mut d =
-            self.error_at(self.cur.pos, 1, format!("{} expects an operand {what}, but found {found}", self.opname()));
-        if let Some(info) = self.info {
-            let required = info.operands.iter().filter(|o| o.quantifier == Quantifier::One).count();
-            let given = self.words.len().saturating_sub(1);
-            d.help =
-                Some(format!("{} takes at least {required} operands; {given} operand words were given", info.name));
-        }
-        // Point at the instruction that lacks the operand.
-        if let Some((p, n)) = self.opcode_at {
-            d = Diagnostic { help: d.help, ..self.error_at(p, n, d.message) };
-        }
-        d
     }
 
     /// Records types and value types, sets the word count, and keeps the
@@ -742,449 +583,5 @@ impl<'t, 'o> Assembler<'t, 'o> {
         self.words[0] = ((self.words.len() as u32) << 16) | info.opcode as u32;
         self.emit_words();
         Ok(())
-    }
-
-    fn result_error(&self, message: impl Into<String>) -> Diagnostic {
-        match self.result {
-            Some((n, p)) => self.error_at(p, n.len(), message),
-            None => self.error_here(message),
-        }
-    }
-
-    /// Pushes grammar operand specs (in text order) onto the stack.
-    fn push_specs(&mut self, specs: &'static [OperandSpec]) {
-        for s in specs.iter().rev() {
-            let e = match s.quantifier {
-                Quantifier::One => Expect::One { kind: s.kind, optional: false, name: s.name },
-                Quantifier::Optional => Expect::One { kind: s.kind, optional: true, name: s.name },
-                Quantifier::Variadic => match s.kind {
-                    // spirv-as reads `PairIdRefIdRef*` as any number of ids.
-                    OperandKind::PairIdRefIdRef => Expect::Repeat(OperandKind::IdRef),
-                    k if k.info().category == Category::Composite => Expect::RepeatPair(k),
-                    k => Expect::Repeat(k),
-                },
-            };
-            self.expected.push(e);
-        }
-    }
-
-    /// Assigns or looks up the number of an id name (without `%`).
-    fn id_word(&mut self, name: &'t str, pos: Position) -> Result<u32, Diagnostic> {
-        let Some(small) = scan_id_name(name, self.ids.numeric_cap) else {
-            return Err(self.error_at(
-                pos,
-                name.len() + 1,
-                format!("invalid id '%{name}': ids are '%' followed by letters, digits and '_'"),
-            ));
-        };
-        Ok(self.ids.get_scanned(name.as_bytes(), pos.index + 1, small))
-    }
-
-    fn operand(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {
-        if w.starts_with('!') {
-            self.immediate_word(w).map_err(OperandError::Hard)?;
-            self.alternate_pattern();
-            return Ok(());
-        }
-        let pos = self.cur.pos;
-        let hard = OperandError::Hard;
-        match kind.info().category {
-            Category::Id => {
-                let Some(name) = w.strip_prefix('%') else {
-                    return Err(hard(self.error_here(format!(
-                        "expected an id for {} operand of {}, found '{w}'",
-                        kind.name(),
-                        self.opname()
-                    ))));
-                };
-                let id = self.id_word(name, pos).map_err(hard)?;
-                if kind == OperandKind::IdResultType {
-                    self.result_type_id = id;
-                }
-                self.push_word_id(id);
-                let opcode = self.info.map_or(0, |i| i.opcode);
-                if self.words.len() == 4 && (opcode == op::OpExtInst || opcode == op::OpExtInstWithForwardRefsKHR) {
-                    match self.imports.get(&id) {
-                        Some(&set) => self.ext_set = Some(set),
-                        None => {
-                            return Err(hard(self.error_here(format!(
-                                "{w} is not the result of an OpExtInstImport (of a known instruction set)"
-                            ))))
-                        }
-                    }
-                }
-                Ok(())
-            }
-            Category::Literal => self.literal(kind, optional, w),
-            Category::ValueEnum => {
-                // Any enumerant of the grammar is accepted whatever the
-                // version (as spirv-as does): the validator checks use.
-                let e = kind.enumerant_by_name(w).ok_or_else(|| hard(self.bad_enumerant(kind, w)))?;
-                self.words.push(e.value);
-                self.push_specs(e.parameters);
-                Ok(())
-            }
-            Category::BitEnum => {
-                if kind == OperandKind::MemoryAccess && !optional && w.contains('|') {
-                    // spirv-as reads a required (not optional) MemoryAccess
-                    // operand as a single name, unlike every other mask.
-                    let mut d = self.error_here(format!("'{w}' is not a MemoryAccess for {}", self.opname()));
-                    d.help = Some("spirv-as takes one MemoryAccess name here, not a combination".into());
-                    return Err(hard(d));
-                }
-                let mut value = 0u32;
-                for part in w.split('|') {
-                    let e = kind.enumerant_by_name(part).ok_or_else(|| hard(self.bad_enumerant(kind, part)))?;
-                    value |= e.value;
-                }
-                self.words.push(value);
-                // Parameters follow in order of increasing bit.
-                let mut bits = value;
-                while bits != 0 {
-                    let bit = 1u32 << (31 - bits.leading_zeros());
-                    bits ^= bit;
-                    if let Some(e) = kind.enumerant(bit) {
-                        self.push_specs(e.parameters);
-                    }
-                }
-                Ok(())
-            }
-            Category::Composite => {
-                for &b in kind.info().bases.iter().rev() {
-                    self.expected.push(Expect::One { kind: b, optional: false, name: "" });
-                }
-                // The composite itself consumed no word: re-read this one.
-                let first = self.expected.pop().expect("pushed above");
-                if let Expect::One { kind, optional, .. } = first {
-                    return self.operand(kind, optional, w);
-                }
-                Ok(())
-            }
-        }
-    }
-
-    fn bad_enumerant(&self, kind: OperandKind, w: &str) -> Diagnostic {
-        let info = kind.info();
-        let mut d = self.error_here(format!("'{w}' is not a {} for {}", info.name, self.opname()));
-        d.help = match nearest(w, info.enumerants.iter().map(|e| e.name)) {
-            Some(n) => Some(format!("did you mean '{n}'?")),
-            None if info.enumerants.len() <= 12 => Some(format!(
-                "valid {} values: {}",
-                info.name,
-                info.enumerants.iter().map(|e| e.name).collect::<Vec<_>>().join(", ")
-            )),
-            None => None,
-        };
-        d
-    }
-
-    fn number(&mut self, w: &str, ty: NumberType, optional: bool) -> Result<(), OperandError> {
-        match literal::encode_number(w, ty, &mut self.words) {
-            Ok(()) => Ok(()),
-            Err(NumberError::InvalidText(m)) if optional => Err(OperandError::NoMatch(self.error_here(m))),
-            Err(NumberError::InvalidText(m) | NumberError::InvalidUsage(m) | NumberError::Unsupported(m)) => {
-                Err(OperandError::Hard(self.error_here(m)))
-            }
-        }
-    }
-
-    /// A literal string's words, with the bytes of a non-UTF-8 text restored.
-    fn push_string(&mut self, bytes: &[u8]) {
-        match self.options.raw_bytes {
-            Some(raw) => literal::push_string_words(&raw.restore(bytes), &mut self.words),
-            None => literal::push_string_words(bytes, &mut self.words),
-        }
-    }
-
-    fn literal(&mut self, kind: OperandKind, optional: bool, w: &'t str) -> Result<(), OperandError> {
-        let hard = OperandError::Hard;
-        let opcode = self.info.map_or(0, |i| i.opcode);
-        match kind {
-            OperandKind::LiteralString => {
-                if literal::looks_like_number(w) {
-                    return Err(hard(self.error_here(format!("expected a literal string, found the number '{w}'"))));
-                }
-                let Some(bytes) = literal::unescape_string(w) else {
-                    let d =
-                        self.error_here(format!("invalid literal string '{w}': strings are written in double quotes"));
-                    return Err(if optional { OperandError::NoMatch(d) } else { hard(d) });
-                };
-                if opcode == op::OpExtInstImport {
-                    let name = String::from_utf8_lossy(&bytes);
-                    let import = match grammar::ext_inst_set(&name) {
-                        Some(s) if s.known_to_spirv_tools => Import::Known(s),
-                        _ if name.starts_with("NonSemantic.") => Import::UnknownNonSemantic,
-                        _ => {
-                            return Err(hard(self.error_here(format!("unknown extended instruction set \"{name}\""))));
-                        }
-                    };
-                    if self.words.len() >= 2 {
-                        if self.imports.insert(self.words[1], import).is_some() {
-                            return Err(hard(self.error_here("this id already names an imported instruction set")));
-                        }
-                        if self.worker {
-                            self.imports_added.push((self.words[1], import));
-                        }
-                    }
-                }
-                self.push_string(&bytes);
-                Ok(())
-            }
-            OperandKind::LiteralFloat => self.number(w, NumberType::Float { width: 32, encoding: None }, optional),
-            OperandKind::LiteralContextDependentNumber => {
-                let ty = match self.known.class(self.result_type_id) {
-                    Some(TypeClass::Int { width, signed }) => NumberType::Int { width: *width, signed: *signed },
-                    Some(TypeClass::Float { width, encoding }) => {
-                        NumberType::Float { width: *width, encoding: *encoding }
-                    }
-                    _ => {
-                        let msg =
-                            format!("the type of {} must be a scalar integer or floating-point type", self.opname());
-                        let mut d = self.error_here(msg);
-                        if self.poisoned.contains(&self.result_type_id) {
-                            d.severity = Severity::Warning; // follows from an earlier error
-                        }
-                        return Err(hard(d));
-                    }
-                };
-                self.number(w, ty, optional)
-            }
-            OperandKind::LiteralExtInstInteger => {
-                // The extended instruction's operands replace OpExtInst's
-                // trailing `IdRef*` (spirv-as rejects extra operands);
-                // OpExtInstWithForwardRefsKHR keeps it after them.
-                let keep_ids = opcode != op::OpExtInst;
-                if !keep_ids {
-                    self.expected.clear();
-                }
-                match self.ext_set {
-                    Some(Import::Known(set)) => {
-                        if let Some(ei) = set.instruction_by_name(w) {
-                            self.words.push(ei.opcode);
-                            self.push_specs(ei.operands);
-                            return Ok(());
-                        }
-                        if !set.non_semantic {
-                            let mut d = self.error_here(format!("'{w}' is not an instruction of {}", set.import_name));
-                            d.help = nearest(w, set.instructions.iter().map(|i| i.name))
-                                .map(|n| format!("did you mean '{n}'?"));
-                            return Err(hard(d));
-                        }
-                    }
-                    Some(Import::UnknownNonSemantic) => {}
-                    None => return Err(hard(self.error_here("OpExtInst without an imported set"))),
-                }
-                // Non-semantic sets: a number, then any number of ids.
-                match w.parse::<u32>() {
-                    Ok(n) if w.bytes().all(|c| c.is_ascii_digit()) => {
-                        self.words.push(n);
-                        if !keep_ids {
-                            self.expected.push(Expect::Repeat(OperandKind::IdRef));
-                        }
-                        Ok(())
-                    }
-                    _ => Err(hard(self.error_here(format!(
-                        "'{w}' is not a known instruction of this non-semantic set, nor an instruction number"
-                    )))),
-                }
-            }
-            OperandKind::LiteralSpecConstantOpInteger => {
-                let embedded = grammar::instruction_by_name(&format!("Op{w}"))
-                    .filter(|i| grammar::spec_constant_op_allowed(i.opcode) && i.available_in(self.version))
-                    .ok_or_else(|| {
-                        let mut d = self.error_here(format!("'{w}' is not an opcode usable in OpSpecConstantOp"));
-                        d.help = nearest(w, grammar::SPEC_CONSTANT_OP_OPCODES.iter().map(|n| &n[2..]))
-                            .map(|n| format!("did you mean '{n}'?"));
-                        hard(d)
-                    })?;
-                self.words.push(embedded.opcode as u32);
-                let ops = embedded.operands;
-                let skip = ops
-                    .iter()
-                    .take_while(|o| matches!(o.kind, OperandKind::IdResultType | OperandKind::IdResult))
-                    .count();
-                self.push_specs(&ops[skip..]);
-                Ok(())
-            }
-            _ => {
-                // LiteralInteger: an unsigned 32-bit number, except the case
-                // values of OpSwitch, which take the selector's type.
-                if opcode == op::OpSwitch && self.words.len() >= 3 {
-                    let selector = self.words[1];
-                    let ty = self.known.value_class(selector).copied();
-                    if let (true, Some(class)) = (self.worker, ty) {
-                        self.switch_selectors.push((selector, class));
-                    }
-                    return match ty {
-                        Some(TypeClass::Int { width, signed }) => {
-                            self.number(w, NumberType::Int { width, signed }, optional)
-                        }
-                        _ => Err(hard(self.error_here(
-                            "the OpSwitch selector must be the result of an instruction of integer scalar type",
-                        ))),
-                    };
-                }
-                self.number(w, NumberType::Int { width: 32, signed: false }, optional)
-            }
-        }
-    }
-
-    /// `!<integer>`: one raw word.
-    fn immediate_word(&mut self, w: &str) -> Result<(), Diagnostic> {
-        match literal::parse_c_u32(&w[1..]) {
-            Some(v) => {
-                self.words.push(v);
-                Ok(())
-            }
-            None => {
-                Err(self.error_here(format!("invalid immediate integer '{w}': expected a 32-bit number after '!'")))
-            }
-        }
-    }
-
-    /// After `!<integer>`, the rest of the instruction is read without the
-    /// grammar (seed 000), except that a pending result id is still placed.
-    fn alternate_pattern(&mut self) {
-        let result_at =
-            self.expected.iter().rposition(|e| matches!(e, Expect::One { kind: OperandKind::IdResult, .. }));
-        match result_at {
-            Some(i) => {
-                let above = self.expected.len() - 1 - i;
-                self.expected.clear();
-                self.expected.push(Expect::AnyValue);
-                self.expected.push(Expect::One { kind: OperandKind::IdResult, optional: false, name: "" });
-                for _ in 0..above {
-                    self.expected.push(Expect::AnyValue);
-                }
-            }
-            None => {
-                self.expected.clear();
-                self.expected.push(Expect::AnyValue);
-            }
-        }
-    }
-
-    /// A word in alternate parsing mode: a number (32-bit), a string, an id
-    /// or another `!<integer>`.
-    fn any_value(&mut self, w: &'t str) -> Result<(), OperandError> {
-        if w.starts_with('!') {
-            self.immediate_word(w).map_err(OperandError::Hard)?;
-        } else if literal::encode_number(w, literal::inferred_type(w), &mut self.words).is_ok() {
-        } else if let Some(bytes) = (!literal::looks_like_number(w)).then(|| literal::unescape_string(w)).flatten() {
-            self.push_string(&bytes);
-        } else if let Some(name) = w.strip_prefix('%') {
-            let id = self.id_word(name, self.cur.pos).map_err(OperandError::Hard)?;
-            self.push_word_id(id);
-        } else {
-            return Err(OperandError::Hard(self.error_here(format!(
-                "invalid word '{w}' after !<integer>: expected a number, a string, an id or !<integer>"
-            ))));
-        }
-        if self.expected.is_empty() {
-            self.expected.push(Expect::AnyValue);
-        }
-        Ok(())
-    }
-
-    /// An instruction written as `!<integer>` words: emitted as written.
-    fn immediate_instruction(&mut self) -> Result<(), Diagnostic> {
-        let (w, next) = self.cur.word();
-        self.immediate_word(w)?;
-        self.cur.pos = next;
-        loop {
-            if !self.cur.advance() || self.cur.is_start_of_new_inst() {
-                break;
-            }
-            let (w, next) = self.cur.word();
-            if w == "=" {
-                return Err(self.error_here("'=' cannot follow an instruction written with !<integer>"));
-            }
-            self.untyped_operand(w, next)?;
-        }
-        self.emit_words();
-        Ok(())
-    }
-
-    /// One operand of an instruction without a grammar (`!<integer>` or
-    /// `OpUnknown`): any literal or id, then step past it.
-    fn untyped_operand(&mut self, w: &'t str, next: Position) -> Result<(), Diagnostic> {
-        self.expected.clear();
-        match self.any_value(w) {
-            Ok(()) => {}
-            Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
-        }
-        self.cur.pos = next;
-        Ok(())
-    }
-
-    /// `OpUnknown(opcode, word count)` followed by its operands.
-    fn unknown_instruction(&mut self) -> Result<(), Diagnostic> {
-        let expect_char = |s: &mut Self, c: u8, what: &str| -> Result<(), Diagnostic> {
-            if !s.cur.advance() {
-                return Err(s.error_here(format!("expected '{}' {what}, found the end", c as char)));
-            }
-            if s.cur.peek() != c {
-                return Err(s.error_here(format!("expected '{}' {what}", c as char)));
-            }
-            s.cur.bump();
-            Ok(())
-        };
-        let number = |s: &mut Self, what: &str| -> Result<u32, Diagnostic> {
-            if !s.cur.advance() {
-                return Err(s.error_here(format!("expected the {what}, found the end")));
-            }
-            let (w, next) = s.cur.word();
-            let v = literal::parse_c_u32(w)
-                .filter(|&v| v <= 0xffff)
-                .ok_or_else(|| s.error_here(format!("invalid {what} '{w}': expected a 16-bit number")))?;
-            s.cur.pos = next;
-            Ok(v)
-        };
-        expect_char(self, b'(', "after OpUnknown")?;
-        let opcode = number(self, "opcode")?;
-        expect_char(self, b',', "after the opcode")?;
-        let count = number(self, "word count")?;
-        if count == 0 {
-            return Err(self.error_here("the word count (which includes the opcode word) must be at least 1"));
-        }
-        expect_char(self, b')', "after the word count")?;
-        self.words.push((count << 16) | opcode);
-        for i in 1..count {
-            let left = count - i;
-            if !self.cur.advance() {
-                return Err(self.error_here(format!("expected {left} more operands, found the end")));
-            }
-            if self.cur.is_start_of_new_inst() {
-                return Err(self.error_here(format!("expected {left} more operands, found the next instruction")));
-            }
-            let (w, next) = self.cur.word();
-            self.untyped_operand(w, next)?;
-        }
-        self.emit_words();
-        Ok(())
-    }
-
-    /// Warnings for ids that are used but never defined.
-    fn check_definitions(&mut self) {
-        let ids = &self.ids;
-        if ids.all_defined() {
-            return;
-        }
-        // Numbers keep no position: find the first uses in the text, in one
-        // pass (only the earliest are reported).
-        let numbers: FxHashSet<u32> = ids.numbered().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, v)| v).collect();
-        let numbered = first_number_uses(self.text, &numbers, MAX_UNDEFINED_REPORTED);
-        let mut undefined: Vec<usize> =
-            ids.named().filter(|&(id, _)| !ids.is_defined(id)).map(|(_, at)| at).chain(numbered).collect();
-        undefined.sort_unstable();
-        for start in undefined.into_iter().take(MAX_UNDEFINED_REPORTED) {
-            // The name's first occurrence; its '%' is one byte before.
-            let len = self.ids.name_at(start).len();
-            let at = start - 1;
-            let name = &self.text[at..at + len + 1];
-            let mut d = self.error_at(Position { index: at }, len + 1, format!("{name} is used but never defined"));
-            d.severity = Severity::Warning;
-            self.diags.items.push(d);
-        }
     }
 }

@@ -1,4 +1,5 @@
-//! SPIR-V assembly text: the assembler (text → binary) and its diagnostics.
+//! SPIR-V assembly text: the lexer, the assembler (text → binary) and its
+//! diagnostics.
 //!
 //! [`assemble`] is the inverse of [`crate::dis::disassemble`]: for every
 //! module, disassembling and assembling again gives back the same words
@@ -6,8 +7,8 @@
 //! id + 1).
 
 mod assemble;
-mod cursor;
 pub mod diagnostic;
+mod lex;
 pub mod literal;
 mod raw_bytes;
 
@@ -16,4 +17,5 @@ pub use assemble::{
     Streamed,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
+pub use lex::{Lexer, Token, TokenKind};
 pub use raw_bytes::{text_from_bytes, RawBytes};

@@ -18,9 +18,12 @@
 //! the shortcut takes the instruction back and leaves it to the general
 //! path.
 
-use super::{Assembler, Import, TypeClass, ID_CHAR, STREAM_CHUNK_WORDS};
+use super::{Assembler, Import, TypeClass};
 use crate::grammar::{op, Category, InstructionInfo, OperandKind, OperandSpec, Quantifier};
-use crate::text::cursor::{is_word_end, skip_blanks, skip_space, starts_with_op, Position};
+use crate::text::lex::scan::{
+    instruction_prefix, is_word_end, scan_id, skip_gap, skip_trivia, starts_with_op, word_end, ResultName,
+};
+use crate::text::lex::Position;
 use crate::text::literal::{self, NumberType};
 
 /// An instruction that ended at the end of its line while optional operands
@@ -40,10 +43,6 @@ struct Undo {
     value_added: Option<u32>,
 }
 
-/// A result id written in front of an instruction: where its name is and
-/// its value if it is a small canonical decimal.
-type ResultName = (usize, usize, Option<usize>);
-
 impl<'t> Assembler<'t, '_> {
     /// Reads instructions on the shortcut for as long as it can, from the
     /// cursor (at a word or the end). Leaves the cursor at the first
@@ -59,7 +58,7 @@ impl<'t> Assembler<'t, '_> {
             }
             // Past `stop` the run ends as before a word the shortcut cannot
             // read: the instruction pending, if any, must be confirmed.
-            let start = if p < self.stop { prefix(text, p) } else { None };
+            let start = if p < self.stop { instruction_prefix(text, p) } else { None };
             let Some((result, op_start, op_end)) = start else {
                 self.cur.pos = Position { index: p };
                 if let Some(t) = pending {
@@ -71,8 +70,8 @@ impl<'t> Assembler<'t, '_> {
                 return;
             };
             // The word begins an instruction: whatever was pending stands.
-            if pending.take().is_some() && self.out.len() >= STREAM_CHUNK_WORDS {
-                self.flush_out();
+            if pending.take().is_some() {
+                self.flush_if_full();
             }
             let out_at = self.out.len();
             let Some((end, open, info)) = self.fast_instruction(text, result, op_start, op_end) else {
@@ -85,13 +84,13 @@ impl<'t> Assembler<'t, '_> {
                 self.cur.pos = Position { index: p };
                 return;
             };
-            let next = skip_space(text, end);
+            let next = skip_trivia(text, end);
             // `=` next means the last id (on an earlier line) is the result
             // of the next instruction: only the next word can tell.
             if open || text.get(next) == Some(&b'=') {
                 pending = Some(Tentative { start: p, out_at, undo });
-            } else if self.out.len() >= STREAM_CHUNK_WORDS {
-                self.flush_out();
+            } else {
+                self.flush_if_full();
             }
             p = next;
         }
@@ -160,7 +159,7 @@ impl<'t> Assembler<'t, '_> {
                 // The extended instruction's operands replace OpExtInst's
                 // trailing ids.
                 let (w, end) = self.word_at(p);
-                let Import::Known(set) = *self.imports.get(&self.out[out_at + 3])? else { return None };
+                let Import::Known(set) = *self.imports.get(&self.out.pending()[out_at + 3])? else { return None };
                 let ei = set.instruction_by_name(w)?;
                 self.out.push(ei.opcode);
                 specs = ei.operands;
@@ -223,8 +222,8 @@ impl<'t> Assembler<'t, '_> {
                         return None;
                     }
                     match self.options.raw_bytes {
-                        Some(raw) => literal::push_string_words(&raw.restore(&text[at + 1..end]), &mut self.out),
-                        None => literal::push_string_words(&text[at + 1..end], &mut self.out),
+                        Some(raw) => literal::push_string_words(&raw.restore(&text[at + 1..end]), self.out.buffer()),
+                        None => literal::push_string_words(&text[at + 1..end], self.out.buffer()),
                     }
                     Some(end + 1)
                 }
@@ -237,7 +236,7 @@ impl<'t> Assembler<'t, '_> {
                         TypeClass::Other => return None,
                     };
                     let (w, end) = self.word_at(at);
-                    literal::encode_number(w, ty, &mut self.out).ok()?;
+                    literal::encode_number(w, ty, self.out.buffer()).ok()?;
                     Some(end)
                 }
                 _ => None,
@@ -258,12 +257,10 @@ impl<'t> Assembler<'t, '_> {
     }
 
     /// The word at `at` and where it ends.
-    #[inline]
+    #[inline(always)]
     fn word_at(&self, at: usize) -> (&'t str, usize) {
-        let mut c = self.cur.clone();
-        c.pos = Position { index: at };
-        let (w, next) = c.word();
-        (w, next.index)
+        let end = word_end(self.cur.text_bytes(), at);
+        (&self.cur.source()[at..end], end)
     }
 
     /// Records types and value types and sets the word count, as
@@ -271,7 +268,7 @@ impl<'t> Assembler<'t, '_> {
     /// path then reports it).
     #[inline]
     fn fast_finish(&mut self, info: &'static InstructionInfo, out_at: usize) -> Option<Undo> {
-        let words = &mut self.out[out_at..];
+        let words = &mut self.out.pending()[out_at..];
         let n = words.len();
         if n > 0xffff {
             return None;
@@ -309,176 +306,4 @@ impl<'t> Assembler<'t, '_> {
 /// of an earlier value (switch literals).
 pub(super) fn shortcut_opcode(info: &InstructionInfo) -> bool {
     !matches!(info.opcode, op::OpExtInstImport | op::OpSwitch)
-}
-
-/// The start of an instruction at `p`: `Op...`, or `%name = Op...` on one
-/// line. Returns the result name and where the opcode name starts and ends.
-#[inline(always)]
-pub(super) fn prefix(text: &[u8], p: usize) -> Option<(Option<ResultName>, usize, usize)> {
-    let mut q = p;
-    let mut result = None;
-    if text[q] == b'%' {
-        let (end, small) = scan_id(text, q)?;
-        result = Some((q, end, small));
-        q = skip_gap(text, end);
-        if text.get(q) != Some(&b'=') || !is_word_end(text, q + 1) {
-            return None;
-        }
-        q = skip_gap(text, q + 1);
-    }
-    if !starts_with_op(text, q) {
-        return None;
-    }
-    let end = id_chars_end(text, q + 3);
-    is_word_end(text, end).then_some((result, q, end))
-}
-
-/// [`skip_blanks`], quicker over the usual single space between words.
-#[inline(always)]
-fn skip_gap(text: &[u8], p: usize) -> usize {
-    let Some(&c) = text.get(p) else { return p };
-    if c > b' ' || c == b'\n' {
-        return p;
-    }
-    if c == b' ' && text.get(p + 1).is_some_and(|&d| d > b' ') {
-        return p + 1;
-    }
-    skip_blanks(text, p)
-}
-
-/// Where the run of id characters (letters, digits, `_`) from `i` ends,
-/// eight bytes at a time: names are short, and most fit one step.
-#[inline]
-fn id_chars_end(text: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = text.get(i..i + 8) {
-        let stop = not_id_bytes(u64::from_le_bytes(chunk.try_into().expect("eight bytes")));
-        if stop != 0 {
-            return i + (stop.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < text.len() && ID_CHAR[text[i] as usize] {
-        i += 1;
-    }
-    i
-}
-
-/// An id word `%name` at `at`: the end of the name and its value when it is
-/// a small canonical decimal. `None` unless the name is well formed and
-/// followed by a delimiter.
-#[inline(always)]
-fn scan_id(text: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
-    let start = at + 1;
-    // Most names end within eight bytes: one step classifies the name and
-    // reads its value if it is a number.
-    if let Some(chunk) = text.get(start..start + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        let (stop, digits) = classify(x);
-        if stop != 0 {
-            let len = (stop.trailing_zeros() / 8) as usize;
-            let end = start + len;
-            if len == 0 || !is_word_end(text, end) {
-                return None;
-            }
-            let name = HIGH >> (64 - 8 * len);
-            let number = digits & name == name && (len == 1 || chunk[0] != b'0');
-            return Some((end, number.then(|| eight_digits(x << (64 - 8 * len)))));
-        }
-    }
-    let i = id_chars_end(text, start);
-    let len = i - start;
-    if len == 0 || !is_word_end(text, i) {
-        return None;
-    }
-    Some((i, super::ids::small_number(&text[start..i])))
-}
-
-/// The value of eight ASCII digits, the first in the low byte; zero bytes
-/// count as leading zeros.
-#[inline(always)]
-fn eight_digits(x: u64) -> usize {
-    let x = (x & 0x0f0f_0f0f_0f0f_0f0f).wrapping_mul(2561) >> 8;
-    let x = (x & 0x00ff_00ff_00ff_00ff).wrapping_mul(6_553_601) >> 16;
-    ((x & 0x0000_ffff_0000_ffff).wrapping_mul(42_949_672_960_001) >> 32) as usize
-}
-
-const LOW: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// The top bit of each byte of `x` that is not an id character (a letter,
-/// a digit or `_`).
-#[inline]
-fn not_id_bytes(x: u64) -> u64 {
-    classify(x).0
-}
-
-/// The top bit of each byte of `x` that is not an id character, and of each
-/// that is a digit.
-#[inline(always)]
-fn classify(x: u64) -> (u64, u64) {
-    let y = x & !HIGH;
-    // Top bit set where a (7-bit) byte is at least `n`.
-    let ge = |v: u64, n: u8| (v + (0x80 - n as u64) * LOW) & HIGH;
-    let digit = ge(y, b'0') & !ge(y, b'9' + 1);
-    let l = y | (0x20 * LOW);
-    let alpha = ge(l, b'a') & !ge(l, b'z' + 1);
-    let v = y ^ (b'_' as u64 * LOW);
-    let underscore = !(((v & !HIGH) + !HIGH) | v) & HIGH;
-    ((!(digit | alpha | underscore) | x) & HIGH, digit & !x)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn id_bytes_match_the_table() {
-        for b in 0..=255u8 {
-            for pos in 0..8 {
-                let mut bytes = [b'a'; 8];
-                bytes[pos] = b;
-                let stop = not_id_bytes(u64::from_le_bytes(bytes));
-                assert_eq!(stop & (0x80 << (pos * 8)) != 0, !ID_CHAR[b as usize], "byte {b:#x} at {pos}");
-                assert_eq!(stop & !(0x80 << (pos * 8)), 0, "byte {b:#x} at {pos} marks others");
-            }
-        }
-    }
-
-    /// The one-step scan agrees with the byte-by-byte one on every short
-    /// name, digits and other bytes mixed.
-    #[test]
-    fn one_step_scan_agrees_with_the_slow_one() {
-        let alphabet = b"0129a_Z -\n;\x80";
-        let mut name = [0u8; 12];
-        name[0] = b'%';
-        for seed in 0..200_000u64 {
-            let mut r = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            for b in name[1..].iter_mut() {
-                *b = alphabet[(r % alphabet.len() as u64) as usize];
-                r = r.rotate_left(5).wrapping_mul(0x2545_f491_4f6c_dd1d) ^ seed;
-            }
-            let end = id_chars_end(&name, 1);
-            let slow =
-                (end > 1 && is_word_end(&name, end)).then(|| (end, super::super::ids::small_number(&name[1..end])));
-            assert_eq!(scan_id(&name, 0), slow, "{:?}", String::from_utf8_lossy(&name));
-        }
-    }
-
-    #[test]
-    fn ids_scan_like_spirv_as() {
-        assert_eq!(scan_id(b"%abc_1 x", 0), Some((6, None)));
-        assert_eq!(scan_id(b"%123\n", 0), Some((4, Some(123))));
-        assert_eq!(scan_id(b"%0123 ", 0), Some((5, None)));
-        assert_eq!(scan_id(b"%a_very_long_name_indeed;", 0), Some((24, None)));
-        assert_eq!(scan_id(b"%1234567890", 0), Some((11, None)));
-        assert_eq!(scan_id(b"%a-b", 0), None);
-        assert_eq!(scan_id(b"% ", 0), None);
-        assert_eq!(scan_id(b"%\xc3\xa9", 0), None);
-        assert_eq!(scan_id(b"%0 ", 0), Some((2, Some(0))));
-        assert_eq!(scan_id(b"%9876543 ", 0), Some((8, Some(9876543))));
-        assert_eq!(scan_id(b"%12345678 ", 0), Some((9, Some(12345678))));
-        assert_eq!(scan_id(b"%12a4 ", 0), Some((5, None)));
-        assert_eq!(scan_id(b"%0x1 ", 0), Some((4, None)));
-        assert_eq!(scan_id(b"%12\xb4 ", 0), None);
-    }
 }

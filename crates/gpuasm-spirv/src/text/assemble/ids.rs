@@ -6,8 +6,8 @@
 //! keeps each name's [`NameKey`] inline, so a lookup reads one slot rather
 //! than a slot and the text. Nothing is allocated per name.
 
-use super::ID_CHAR;
 use crate::name_map::{same_bytes, NameKey};
+use crate::text::lex::scan::{id_chars_end, small_number, ID_CHAR};
 use crate::text::literal;
 use rustc_hash::FxHashSet;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -224,24 +224,6 @@ pub(super) fn scan_id_name(name: &str, cap: usize) -> Option<Option<usize>> {
         return None;
     }
     Some(small_number(b).filter(|&v| v < cap))
-}
-
-/// The value of a name that is a canonical decimal of at most nine digits
-/// ("17", not "017"): such names are numbered by value, outside the table.
-#[inline]
-pub(super) fn small_number(name: &[u8]) -> Option<usize> {
-    if name.is_empty() || name.len() > 9 || !name[0].is_ascii_digit() || (name[0] == b'0' && name.len() > 1) {
-        return None;
-    }
-    let mut value = 0usize;
-    for &c in name {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        value = value * 10 + d as usize;
-    }
-    Some(value)
 }
 
 fn set_bit(bits: &mut Vec<u64>, i: usize) {
@@ -533,8 +515,7 @@ impl<'t> Ids<'t> {
     /// The name starting at byte `at`.
     pub fn name_at(&self, at: usize) -> &'t str {
         let b = self.text.as_bytes();
-        let len = b[at..].iter().take_while(|&&c| ID_CHAR[c as usize]).count();
-        &self.text[at..at + len]
+        &self.text[at..id_chars_end(b, at)]
     }
 }
 
@@ -550,8 +531,7 @@ pub(super) fn first_number_uses(text: &str, numbers: &FxHashSet<u32>, limit: usi
             break;
         }
         let start = at + 1;
-        let len = b[start..].iter().take_while(|&&c| ID_CHAR[c as usize]).count();
-        if let Some(v) = small_number(&b[start..start + len]) {
+        if let Some(v) = small_number(&b[start..id_chars_end(b, start)]) {
             if numbers.contains(&(v as u32)) && seen.insert(v as u32) {
                 found.push(start);
             }

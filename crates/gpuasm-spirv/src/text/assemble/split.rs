@@ -42,7 +42,9 @@
 use super::ids::{ones, Frozen, IdMap, Ids, LocalIds, Numbers, MAX_SPLIT_TEXT};
 use super::known_types::{Added, Additions, KnownTypes};
 use super::{AsmOptions, Assembler, Import};
-use crate::text::cursor::{is_word_end, skip_blanks, Cursor, Position};
+use crate::binary::encode::{Encoder, Sink};
+use crate::text::lex::scan::{instruction_prefix, is_word_end, line_start, next_line, skip_blanks};
+use crate::text::lex::{Cursor, Position};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -130,9 +132,8 @@ fn first_function(src: &[u8]) -> Option<usize> {
         if !is_word_end(src, at + 10) {
             continue;
         }
-        let line = memchr::memrchr(b'\n', &src[..at]).map_or(0, |n| n + 1);
-        let first = skip_blanks(src, line);
-        if super::fast::prefix(src, first).is_some_and(|(_, op, _)| op == at) {
+        let first = skip_blanks(src, line_start(src, at));
+        if instruction_prefix(src, first).is_some_and(|(_, op, _)| op == at) {
             return Some(first);
         }
     }
@@ -142,13 +143,13 @@ fn first_function(src: &[u8]) -> Option<usize> {
 /// The first word of the first line at or after byte `from` whose first
 /// word begins an instruction.
 fn instruction_line(src: &[u8], from: usize) -> Option<usize> {
-    let mut line = memchr::memchr(b'\n', src.get(from..)?)? + from + 1;
+    let mut line = next_line(src, from)?;
     while line < src.len() {
         let first = skip_blanks(src, line);
-        if first < src.len() && super::fast::prefix(src, first).is_some() {
+        if first < src.len() && instruction_prefix(src, first).is_some() {
             return Some(first);
         }
-        line = memchr::memchr(b'\n', &src[line..])? + line + 1;
+        line = next_line(src, line)?;
     }
     None
 }
@@ -284,27 +285,24 @@ fn work(
 ) -> Segment {
     let cur = Cursor::without_nul(src);
     let (memory, mut spill) = match out {
-        Output::Memory(words) => (Some(words), None),
-        Output::Spill(file) => (None, Some(file)),
+        Output::Memory(words) => (words, None),
+        // A chunk and the longest instruction.
+        Output::Spill(file) => (Vec::with_capacity(Encoder::CHUNK + 0x1_0000), Some(file)),
     };
-    let capacity = super::STREAM_CHUNK_WORDS + 0x1_0000;
-    let sink = spill.as_mut().map(|s| s as &mut dyn std::io::Write);
+    let encoder = Encoder::fragment(memory, spill.as_mut().map(|s| s as &mut dyn Sink));
     let ids = Ids::worker(text, fork.base.clone(), numbers.take());
-    let mut a = Assembler::with_cursor(text, cur, options, ids, sink, capacity);
-    if let Some(words) = memory {
-        a.out = words;
-    }
+    let mut a = Assembler::with_cursor(text, cur, options, ids, encoder);
     a.worker = true;
     a.known = fork.known.logging();
     a.imports = fork.imports.clone();
     a.cur.pos = Position { index: start };
     a.run_to(stop);
     a.flush_out();
-    let ok = !a.diags.has_errors() && !a.gave_up && a.io_error.is_none();
-    let (end, count) = (if a.cur.has_text() { a.cur.pos.index } else { src.len() }, a.flushed);
+    let end = if a.cur.has_text() { a.cur.pos.index } else { src.len() };
     let (marks, known) = (std::mem::take(&mut a.marks), a.known.additions());
     let (imports, switch_selectors) = (std::mem::take(&mut a.imports_added), std::mem::take(&mut a.switch_selectors));
-    let words = std::mem::take(&mut a.out);
+    let (words, count, error) = a.out.finish_fragment();
+    let ok = !a.diags.has_errors() && !a.gave_up && error.is_none();
     let (ids, spare) = a.ids.into_local();
     *numbers = spare;
     let (ok, out) = match spill.map(|s| s.into_inner()) {
@@ -330,7 +328,7 @@ impl<'t> Assembler<'t, '_> {
         // Segment i runs from bounds[i] to bounds[i + 1].
         let bounds: Vec<usize> = starts.iter().copied().chain([usize::MAX]).collect();
         let count = starts.len();
-        let (text, options, spill) = (self.text, self.options, self.sink.is_some());
+        let (text, options, spill) = (self.text, self.options, self.out.is_streaming());
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..count).map(|_| std::sync::mpsc::channel()).unzip();
         let claims =
             Mutex::new(Claims { next: 0, taken_from: count, senders: senders.into_iter().map(Some).collect() });
@@ -428,7 +426,7 @@ impl<'t> Assembler<'t, '_> {
             }
             Words::Spilled(file, count) => {
                 if let Err(e) = self.emit_spilled(file, *count, &segment.marks, &map) {
-                    self.io_error.get_or_insert(e);
+                    self.out.fail(e);
                 }
             }
         }
@@ -461,9 +459,7 @@ impl<'t> Assembler<'t, '_> {
                 let word: [u8; 4] = chunk[at..at + 4].try_into().expect("four bytes");
                 chunk[at..at + 4].copy_from_slice(&map.get(u32::from_le_bytes(word)).to_le_bytes());
             }
-            if let (Some(sink), None, false) = (self.sink.as_mut(), &self.io_error, self.diags.has_errors()) {
-                sink.write_all(chunk)?;
-            }
+            self.out.write_bytes(chunk);
             done += n;
         }
         Ok(())
@@ -490,16 +486,8 @@ impl<'t> Assembler<'t, '_> {
 
     /// Appends finished words after those of this thread.
     fn emit_segment(&mut self, words: &[u32]) {
-        if self.sink.is_none() {
-            self.out.extend_from_slice(words);
-            return;
-        }
         self.flush_out();
-        if let (Some(sink), None, false) = (self.sink.as_mut(), &self.io_error, self.diags.has_errors()) {
-            if let Err(e) = sink.write_all(crate::binary::words_as_le_bytes(words)) {
-                self.io_error = Some(e);
-            }
-        }
+        self.out.append(words);
     }
 }
 
@@ -552,7 +540,7 @@ mod tests {
         assert_eq!(plan.starts.len(), segments - 1);
         for &s in &plan.starts {
             assert!(s > plan.fork && text[..s].ends_with('\n'), "{s}");
-            assert!(super::super::fast::prefix(text.as_bytes(), s).is_some(), "{s}");
+            assert!(instruction_prefix(text.as_bytes(), s).is_some(), "{s}");
         }
         // Of about even length: within a function's worth of each other.
         let bounds: Vec<usize> = [plan.fork].iter().chain(&plan.starts).chain([&text.len()]).copied().collect();
@@ -602,11 +590,9 @@ mod tests {
         assert!(ADOPTED.load(std::sync::atomic::Ordering::Relaxed) >= before + 2);
         let one = super::super::assemble(&text, &AsmOptions { threads: 1, ..AsmOptions::default() }).unwrap();
         assert_eq!(split, one);
-        let mut streamed = Vec::new();
-        let done =
-            super::super::assemble_to_writer(&text, &AsmOptions { threads: 3, ..AsmOptions::default() }, &mut streamed)
-                .unwrap();
-        streamed[..20].copy_from_slice(crate::binary::words_as_le_bytes(&done.header));
-        assert_eq!(streamed, crate::binary::words_as_le_bytes(&one));
+        let mut streamed = std::io::Cursor::new(Vec::new());
+        super::super::assemble_to_writer(&text, &AsmOptions { threads: 3, ..AsmOptions::default() }, &mut streamed)
+            .unwrap();
+        assert_eq!(streamed.into_inner(), crate::binary::words_as_le_bytes(&one));
     }
 }

@@ -1,45 +1,28 @@
-//! Walking assembly text the way spirv-as does: whitespace and `;` comments
-//! separate words; a word ends at whitespace, `;`, `,`, `(` or `)` unless
-//! inside a double-quoted string or escaped by a backslash.
+//! The lexer's entry for the assembler's general path: a byte index that
+//! skips trivia and reads the word at it, without building tokens.
 //!
 //! Words are borrowed slices of the input, and the cursor keeps only a byte
 //! index: lines and columns are worked out when a diagnostic needs them.
 
+use super::scan::{self, is_word_end, skip_trivia, starts_with_op, word_end};
+
 /// A place in the text, as a byte index.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Position {
+pub(crate) struct Position {
     pub index: usize,
 }
 
 /// A cursor over assembly text.
 #[derive(Clone)]
-pub struct Cursor<'t> {
+pub(crate) struct Cursor<'t> {
     src: &'t str,
     text: &'t [u8],
     pub pos: Position,
 }
 
-/// Byte classes: 0 continues a word, 1 ends it, 2 (quote, backslash) needs
-/// the careful scan.
-static CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let ends = [b' ', b';', b',', b'(', b')', b'\t', b'\n', b'\r'];
-    let mut i = 0;
-    while i < ends.len() {
-        t[ends[i] as usize] = 1;
-        i += 1;
-    }
-    t[b'"' as usize] = 2;
-    t[b'\\' as usize] = 2;
-    t
-};
-
 impl<'t> Cursor<'t> {
     pub fn new(text: &'t str) -> Self {
-        // spirv-as reads a C string: a NUL ends the text.
-        let end = memchr::memchr(0, text.as_bytes()).unwrap_or(text.len());
-        let src = &text[..end];
-        Cursor { src, text: src.as_bytes(), pos: Position::default() }
+        Self::without_nul(super::before_nul(text))
     }
 
     /// A cursor over `src`, which holds no NUL (as [`Cursor::source`]
@@ -84,7 +67,7 @@ impl<'t> Cursor<'t> {
     /// itself does not move).
     #[inline]
     pub fn word(&self) -> (&'t str, Position) {
-        let end = scan_word(self.text, self.pos.index);
+        let end = word_end(self.text, self.pos.index);
         // Words start and end at ASCII bytes or the ends of the text, so the
         // slice is on character boundaries.
         (&self.src[self.pos.index..end], Position { index: end })
@@ -122,7 +105,7 @@ impl<'t> Cursor<'t> {
             return false;
         }
         // The next word must be exactly "=".
-        if t[p.index] != b'=' || t.get(p.index + 1).is_some_and(|&c| CLASS[c as usize] != 1) {
+        if t[p.index] != b'=' || !is_word_end(t, p.index + 1) {
             return false;
         }
         p.index += 1;
@@ -131,99 +114,14 @@ impl<'t> Cursor<'t> {
 
     /// 0-based line and column (in bytes) of a byte index.
     pub fn line_col(text: &str, index: usize) -> (u32, u32) {
-        let before = &text.as_bytes()[..index.min(text.len())];
-        let line = memchr::memchr_iter(b'\n', before).count() as u32;
-        let col = before.len() - memchr::memrchr(b'\n', before).map_or(0, |p| p + 1);
-        (line, col as u32)
+        scan::line_col(text, index)
     }
 }
 
 #[inline]
 fn advance(text: &[u8], pos: &mut Position) -> bool {
-    pos.index = skip_space(text, pos.index);
+    pos.index = skip_trivia(text, pos.index);
     pos.index < text.len()
-}
-
-const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
-
-/// Past spaces, tabs and carriage returns: the blanks between the words of
-/// a line. Disassembled text indents with runs of spaces, skipped eight at
-/// a time.
-#[inline]
-pub fn skip_blanks(text: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = text.get(i..i + 8) {
-        let x = u64::from_le_bytes(chunk.try_into().expect("eight bytes")) ^ SPACES;
-        if x != 0 {
-            i += (x.trailing_zeros() / 8) as usize;
-            if !matches!(text[i], b'\t' | b'\r') {
-                return i;
-            }
-            break;
-        }
-        i += 8;
-    }
-    while i < text.len() && matches!(text[i], b' ' | b'\t' | b'\r') {
-        i += 1;
-    }
-    i
-}
-
-/// Past whitespace and comments (`;` to the end of the line), to the next
-/// word or the end.
-#[inline]
-pub fn skip_space(text: &[u8], mut i: usize) -> usize {
-    loop {
-        i = skip_blanks(text, i);
-        match text.get(i) {
-            Some(b'\n') => i += 1,
-            Some(b';') => i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1),
-            _ => return i,
-        }
-    }
-}
-
-/// The end of the word starting at `start`.
-#[inline]
-fn scan_word(text: &[u8], start: usize) -> usize {
-    let mut i = start;
-    while i < text.len() && CLASS[text[i] as usize] == 0 {
-        i += 1;
-    }
-    if i == text.len() || CLASS[text[i] as usize] == 1 {
-        return i;
-    }
-    // A quote or backslash: spirv-as's rules, from the start of the word.
-    let mut i = start;
-    let mut quoting = false;
-    let mut escaping = false;
-    while let Some(&ch) = text.get(i) {
-        if ch == b'\\' {
-            escaping = !escaping;
-        } else {
-            if ch == b'"' {
-                if !escaping {
-                    quoting = !quoting;
-                }
-            } else if CLASS[ch as usize] == 1 && !(escaping || quoting) {
-                break;
-            }
-            escaping = false;
-        }
-        i += 1;
-    }
-    i
-}
-
-/// Whether a word ending at `index` really ends there: the end of the
-/// text or a delimiter (not a quote or backslash, which continue it).
-#[inline]
-pub fn is_word_end(text: &[u8], index: usize) -> bool {
-    text.get(index).is_none_or(|&c| CLASS[c as usize] == 1)
-}
-
-#[inline]
-pub fn starts_with_op(text: &[u8], index: usize) -> bool {
-    text.len() >= index + 3 && text[index] == b'O' && text[index + 1] == b'p' && text[index + 2].is_ascii_uppercase()
 }
 
 #[cfg(test)]
@@ -251,6 +149,7 @@ mod tests {
         assert_eq!(words("OpUnknown(1,2)"), ["OpUnknown", "1", "2"]);
         assert_eq!(words("\"a\\\"b\" c\\ d"), ["\"a\\\"b\"", "c\\ d"]);
         assert_eq!(words("\"multi\nline\" x"), ["\"multi\nline\"", "x"]);
+        assert_eq!(words("a b\0c d"), ["a", "b"], "a NUL ends the text");
     }
 
     #[test]
@@ -261,6 +160,5 @@ mod tests {
         assert!(!c.is_start_of_new_inst());
         let c = Cursor::new("%a =OpX");
         assert!(!c.is_start_of_new_inst(), "'=OpX' is one word");
-        assert_eq!(Cursor::line_col("ab\ncd\nef", 7), (2, 1));
     }
 }
