@@ -291,6 +291,9 @@ struct Assembler<'t, 'o> {
     result: Option<(&'t str, Position)>,
     /// Where the current instruction's opcode name stands.
     opcode_at: Option<(Position, usize)>,
+    /// Where the current instruction's opcode word starts, known or not:
+    /// recovery from an error in it must not start over there.
+    opname_index: Option<usize>,
     result_type_id: u32,
     ext_set: Option<Import>,
     /// [`Assembler::run_to`]'s end.
@@ -339,6 +342,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             info: None,
             result: None,
             opcode_at: None,
+            opname_index: None,
             result_type_id: 0,
             ext_set: None,
             stop: usize::MAX,
@@ -410,7 +414,12 @@ impl<'t, 'o> Assembler<'t, 'o> {
             if !self.cur.advance() {
                 return;
             }
-            if self.cur.pos.index > start.index && self.cur.is_start_of_new_inst() {
+            // `%x = OpBad ...`: the opcode word starts an instruction too,
+            // but the one that failed.
+            if self.cur.pos.index > start.index
+                && self.cur.is_start_of_new_inst()
+                && Some(self.cur.pos.index) != self.opname_index
+            {
                 return;
             }
             let (_, next) = self.cur.word();
@@ -430,6 +439,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
         self.info = None;
         self.result = None;
         self.opcode_at = None;
+        self.opname_index = None;
         self.result_type_id = 0;
         self.ext_set = None;
 
@@ -474,6 +484,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             }
             (opname, self.cur.pos, next)
         };
+        self.opname_index = Some(opname_pos.index);
         if opname == "OpUnknown" {
             self.cur.pos = after;
             return self.unknown_instruction();
