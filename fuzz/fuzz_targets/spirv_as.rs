@@ -22,14 +22,14 @@ fuzz_target!(|data: &[u8]| {
     }
     assert_eq!(at, text.len());
     for preserve in [false, true] {
-        let options = AsmOptions { preserve_numeric_ids: preserve, raw_bytes, ..AsmOptions::default() };
+        let options = AsmOptions::default().preserve_numeric_ids(preserve).raw_bytes(raw_bytes);
         let result = assemble(text, &options);
-        let general = assemble(text, &AsmOptions { general_only: true, ..options.clone() });
+        let general = assemble(text, &options.clone().general_only(true));
         assert_eq!(format!("{result:?}"), format!("{general:?}"));
         if !preserve {
             let one_pass = format!("{:?}", assemble_with_warnings(text, &options).map(|a| (a.words, a.warnings)));
             for split_at in splits(text) {
-                let split = AsmOptions { split_at: Some(split_at), ..options.clone() };
+                let split = options.clone().split_at(Some(split_at));
                 let got = format!("{:?}", assemble_with_warnings(text, &split).map(|a| (a.words, a.warnings)));
                 assert_eq!(got, one_pass);
             }

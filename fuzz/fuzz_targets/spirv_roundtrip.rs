@@ -66,17 +66,11 @@ fuzz_target!(|data: &[u8]| {
     disassemble_to(&words, &Options { friendly_names: false, color: false, ..Options::default() }, &mut listing)
         .unwrap();
     let (text, raw_bytes) = text_from_bytes(&listing);
-    let options = AsmOptions {
-        target_env: Some(TargetEnv::Universal(minor)),
-        preserve_numeric_ids: true,
-        generator: words[2],
-        raw_bytes,
-        ..AsmOptions::default()
-    };
+    let options = AsmOptions::default().target_env(Some(TargetEnv::Universal(minor))).preserve_numeric_ids(true).generator(words[2]).raw_bytes(raw_bytes);
     let (back, version) = match assemble(&text, &options) {
         Ok(back) => (back, words[1]),
         Err(_) => {
-            let newest = AsmOptions { target_env: Some(TargetEnv::Universal(6)), ..options };
+            let newest = options.target_env(Some(TargetEnv::Universal(6)));
             (assemble(&text, &newest).unwrap_or_else(|e| panic!("{e}\n{text}")), 0x0001_0600)
         }
     };

@@ -54,14 +54,12 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
     };
     let (bytes, name) = read_input(args.input.as_deref())?;
     let (text, raw_bytes) = utf8_text(&bytes);
-    let options = AsmOptions {
-        raw_bytes,
-        target_env,
-        preserve_numeric_ids: args.preserve_numeric_ids,
-        generator: args.generator.unwrap_or(0),
-        threads: args.threads.unwrap_or(0),
-        ..AsmOptions::default()
-    };
+    let options = AsmOptions::default()
+        .raw_bytes(raw_bytes)
+        .target_env(target_env)
+        .preserve_numeric_ids(args.preserve_numeric_ids)
+        .generator(args.generator.unwrap_or(0))
+        .threads(args.threads.unwrap_or(0));
     let output = Output::from_arg(args.output.as_deref(), Some("out.spv"));
     // A file is written as the text is assembled (the binary is never
     // whole in memory) and kept only if the text has no errors.

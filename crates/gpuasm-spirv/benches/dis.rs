@@ -76,7 +76,7 @@ fn benches(c: &mut Criterion) {
         g.throughput(Throughput::Bytes(text.len() as u64));
         // Large texts are split between threads by default.
         g.bench_function(label, |b| b.iter(|| assemble(&text, &AsmOptions::default()).unwrap().len()));
-        let one = AsmOptions { threads: 1, ..AsmOptions::default() };
+        let one = AsmOptions::default().threads(1);
         g.bench_function(format!("{label}_one_thread"), |b| b.iter(|| assemble(&text, &one).unwrap().len()));
     }
     g.finish();

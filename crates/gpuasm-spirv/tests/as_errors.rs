@@ -84,6 +84,6 @@ fn undefined_ids_are_reported_in_order_of_first_use() {
 #[test]
 fn error_count_is_capped() {
     let text = "OpBad\n".repeat(500);
-    let d = assemble(&text, &AsmOptions { max_errors: 10, ..AsmOptions::default() }).unwrap_err();
+    let d = assemble(&text, &AsmOptions::default().max_errors(10)).unwrap_err();
     assert_eq!(d.errors().count(), 10);
 }

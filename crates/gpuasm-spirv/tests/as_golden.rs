@@ -24,7 +24,7 @@ fn check_case(part: &str, files: &BTreeMap<String, Vec<u8>>, rows: &[Vec<String>
         let result = assemble(&text, &options(flags));
         // The shortcut for common instructions must change nothing:
         // the same words, or the same diagnostics.
-        let general = assemble(&text, &AsmOptions { general_only: true, ..options(flags) });
+        let general = assemble(&text, &options(flags).general_only(true));
         if format!("{result:?}") != format!("{general:?}") {
             failures.push(format!("{part}/{file} [{flags}]: the shortcut and the general path differ"));
         }

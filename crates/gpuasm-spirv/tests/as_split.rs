@@ -13,7 +13,7 @@ use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, segments_ad
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn options(flags: &str) -> AsmOptions {
-    common::asm_options(flags, AsmOptions { threads: 1, ..AsmOptions::default() })
+    common::asm_options(flags, AsmOptions::default().threads(1))
 }
 
 /// Where lines begin that begin with a word.
@@ -92,7 +92,7 @@ fn check_case(name: &str, text: &str, rows: &[(usize, String)]) -> Result<(), Fa
         let (one_pass, one_pass_streamed) = (in_memory(text, &base), streamed(text, &base));
         for (k, (fork, starts)) in plans(text, *row_number as u64 * 0x9e37_79b9 + 7).into_iter().enumerate() {
             SPLITS.fetch_add(1, Ordering::Relaxed);
-            let split = AsmOptions { split_at: Some((fork, starts.clone())), ..base.clone() };
+            let split = base.clone().split_at(Some((fork, starts.clone())));
             if in_memory(text, &split) != one_pass {
                 failures.push(format!("{name} [{flags}] split {fork} {starts:?}: differs in memory"));
             }
@@ -100,7 +100,7 @@ fn check_case(name: &str, text: &str, rows: &[(usize, String)]) -> Result<(), Fa
             if k % 2 == 0 && streamed(text, &split) != one_pass_streamed {
                 failures.push(format!("{name} [{flags}] split {fork} {starts:?}: differs streamed"));
             }
-            if k == 1 && in_memory(text, &AsmOptions { general_only: true, ..split.clone() }) != one_pass {
+            if k == 1 && in_memory(text, &split.clone().general_only(true)) != one_pass {
                 failures.push(format!("{name} [{flags}] split {fork} {starts:?}: differs, general path"));
             }
         }
@@ -193,8 +193,8 @@ fn hand_written_splits_read_like_one_pass() {
     ];
     for (what, body) in cases {
         let (text, plan) = marked(&format!("{head}{body}"));
-        let one_pass = AsmOptions { threads: 1, ..AsmOptions::default() };
-        let split = AsmOptions { split_at: Some(plan), ..AsmOptions::default() };
+        let one_pass = AsmOptions::default().threads(1);
+        let split = AsmOptions::default().split_at(Some(plan));
         assert_eq!(in_memory(&text, &split), in_memory(&text, &one_pass), "{what}: in memory");
         assert_eq!(streamed(&text, &split), streamed(&text, &one_pass), "{what}: streamed");
     }

@@ -31,12 +31,10 @@ fn round_trip(path: &Path) -> Result<(), Failed> {
     let (words, _) = words_from_bytes(&std::fs::read(path).unwrap()).unwrap();
     let text = disassemble(&words, &raw).unwrap();
     let minor = ((words[1] >> 8) & 0xff) as u8;
-    let options = AsmOptions {
-        target_env: Some(TargetEnv::Universal(minor)),
-        preserve_numeric_ids: true,
-        generator: words[2],
-        ..AsmOptions::default()
-    };
+    let options = AsmOptions::default()
+        .target_env(Some(TargetEnv::Universal(minor)))
+        .preserve_numeric_ids(true)
+        .generator(words[2]);
     let back = assemble(&text, &options).map_err(|d| format!("{}: {d}", path.display()))?;
     let bound = max_id_plus_one(&words);
     ensure(back.len() == words.len() && back[..3] == words[..3] && back[3] == bound && back[4..] == words[4..], || {

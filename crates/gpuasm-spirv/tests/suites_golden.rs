@@ -221,12 +221,10 @@ fn optsuite_text(files: &BTreeMap<String, Vec<u8>>, file: &str) -> Vec<String> {
             // --raw-id → as --preserve-numeric-ids gives the binary back.
             if !friendly {
                 let minor = ((words[1] >> 8) & 0xff) as u8;
-                let options = AsmOptions {
-                    target_env: Some(TargetEnv::Universal(minor)),
-                    preserve_numeric_ids: true,
-                    generator: words[2],
-                    ..AsmOptions::default()
-                };
+                let options = AsmOptions::default()
+                    .target_env(Some(TargetEnv::Universal(minor)))
+                    .preserve_numeric_ids(true)
+                    .generator(words[2]);
                 let back = assemble(&String::from_utf8_lossy(listing), &options);
                 if back.as_ref().map(|b| b[4..] != words[4..] || b[..3] != words[..3]).unwrap_or(true) {
                     failures.push(format!("{stem}.{variant}: raw round trip differs"));

@@ -276,7 +276,7 @@ fn hand_written_case(dir: &std::path::Path, cols: &[String]) -> Result<(), commo
     // As scripts/gen-val-hand runs spirv-as: the target's version if one
     // is given, else the text's `; Version:` comment, else 1.6.
     let env = flags.contains("--target-env").then_some(options.target_env);
-    let asm = gpuasm_spirv::text::AsmOptions { target_env: env, ..Default::default() };
+    let asm = gpuasm_spirv::text::AsmOptions::default().target_env(env);
     let words = gpuasm_spirv::text::assemble(&text, &asm).unwrap();
     match (validate(&words, &options), verdict) {
         (Ok(()), "valid") => Ok(()),

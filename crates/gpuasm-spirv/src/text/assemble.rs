@@ -38,8 +38,16 @@ use expect::{Expected, Operand};
 use ids::Ids;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-/// Assembler switches, one per spirv-as option (plus ours).
+/// Assembler switches, one per spirv-as option (plus ours). Built from the
+/// default with one method per field:
+///
+/// ```
+/// use gpuasm_spirv::{text::AsmOptions, TargetEnv};
+/// let options = AsmOptions::default().target_env(Some(TargetEnv::Vulkan(1))).preserve_numeric_ids(true);
+/// assert!(options.preserve_numeric_ids);
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct AsmOptions {
     /// Sets the header version. `None`: a leading `; Version: 1.N` comment,
     /// else SPIR-V 1.6 (as spirv-as).
@@ -73,6 +81,58 @@ pub struct AsmOptions {
     pub split_at: Option<(usize, Vec<usize>)>,
 }
 
+impl AsmOptions {
+    /// Sets the `target_env` field.
+    pub fn target_env(mut self, target_env: Option<TargetEnv>) -> Self {
+        self.target_env = target_env;
+        self
+    }
+
+    /// Sets the `preserve_numeric_ids` field.
+    pub fn preserve_numeric_ids(mut self, preserve_numeric_ids: bool) -> Self {
+        self.preserve_numeric_ids = preserve_numeric_ids;
+        self
+    }
+
+    /// Sets the `generator` field.
+    pub fn generator(mut self, generator: u32) -> Self {
+        self.generator = generator;
+        self
+    }
+
+    /// Sets the `max_errors` field.
+    pub fn max_errors(mut self, max_errors: usize) -> Self {
+        self.max_errors = max_errors;
+        self
+    }
+
+    /// Sets the `threads` field.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Sets the `general_only` field (tests and fuzzing).
+    #[doc(hidden)]
+    pub fn general_only(mut self, general_only: bool) -> Self {
+        self.general_only = general_only;
+        self
+    }
+
+    /// Sets the `raw_bytes` field.
+    pub fn raw_bytes(mut self, raw_bytes: Option<super::RawBytes>) -> Self {
+        self.raw_bytes = raw_bytes;
+        self
+    }
+
+    /// Sets the `split_at` field (tests and fuzzing).
+    #[doc(hidden)]
+    pub fn split_at(mut self, split_at: Option<(usize, Vec<usize>)>) -> Self {
+        self.split_at = split_at;
+        self
+    }
+}
+
 impl Default for AsmOptions {
     fn default() -> Self {
         AsmOptions {
@@ -91,6 +151,7 @@ impl Default for AsmOptions {
 /// A successful assembly: the module and any warnings.
 #[derive(Clone, Debug)]
 pub struct Assembled {
+    /// The module's words, header included.
     pub words: Vec<u32>,
     /// Things spirv-as accepts silently but that are likely mistakes (ids
     /// used but never defined, results defined twice).
@@ -132,6 +193,7 @@ pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assemb
 pub struct Streamed {
     /// The five header words, as written at the start of the output.
     pub header: [u32; 5],
+    /// Things spirv-as accepts silently but that are likely mistakes.
     pub warnings: Diagnostics,
 }
 
@@ -140,7 +202,26 @@ pub struct Streamed {
 pub enum StreamError {
     /// The text has errors. What was written is incomplete: discard it.
     Assembly(Diagnostics),
+    /// Writing to the sink failed.
     Io(std::io::Error),
+}
+
+impl std::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamError::Assembly(d) => write!(f, "{} error(s) in the text", d.errors().count()),
+            StreamError::Io(e) => write!(f, "writing the module: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StreamError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StreamError::Io(e) => Some(e),
+            StreamError::Assembly(_) => None,
+        }
+    }
 }
 
 /// Assembles `text`, writing the module's little-endian bytes to `out` as

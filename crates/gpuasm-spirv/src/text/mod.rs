@@ -9,7 +9,7 @@
 mod assemble;
 pub mod diagnostic;
 mod lex;
-pub mod literal;
+pub(crate) mod literal;
 mod raw_bytes;
 
 pub use assemble::{

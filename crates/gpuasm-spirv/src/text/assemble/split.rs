@@ -529,7 +529,7 @@ mod tests {
     fn plans_split_at_instructions_after_the_first_function() {
         let text = big_text(400, 150);
         assert!(text.len() > MIN_TEXT);
-        let options = AsmOptions { threads: 3, ..AsmOptions::default() };
+        let options = AsmOptions::default().threads(3);
         let plan = plan(text.as_bytes(), &options).expect("a large text is split");
         assert_eq!(&text[plan.fork..plan.fork + 22], "%f0 = OpFunction %void");
         assert_eq!((plan.workers, plan.main_reads), (2, true));
@@ -564,7 +564,7 @@ mod tests {
 
     #[test]
     fn small_or_functionless_or_one_thread_texts_are_not_split() {
-        let options = AsmOptions { threads: 2, ..AsmOptions::default() };
+        let options = AsmOptions::default().threads(2);
         assert_eq!(plan(big_text(20, 20).as_bytes(), &options), None);
         // Over a megabyte, but almost all before the first function.
         let mut text = String::from("OpCapability Shader\n");
@@ -575,8 +575,8 @@ mod tests {
         text += &big_text(1, 10);
         assert_eq!(plan(text.as_bytes(), &options), None);
         let big = big_text(400, 150);
-        assert_eq!(plan(big.as_bytes(), &AsmOptions { threads: 1, ..AsmOptions::default() }), None);
-        let preserve = AsmOptions { threads: 2, preserve_numeric_ids: true, ..AsmOptions::default() };
+        assert_eq!(plan(big.as_bytes(), &AsmOptions::default().threads(1)), None);
+        let preserve = AsmOptions::default().threads(2).preserve_numeric_ids(true);
         assert_eq!(plan(big.as_bytes(), &preserve), None);
     }
 
@@ -586,13 +586,12 @@ mod tests {
     fn large_texts_split_by_themselves_like_one_pass() {
         let text = big_text(400, 150);
         let before = ADOPTED.load(std::sync::atomic::Ordering::Relaxed);
-        let split = super::super::assemble(&text, &AsmOptions { threads: 3, ..AsmOptions::default() }).unwrap();
+        let split = super::super::assemble(&text, &AsmOptions::default().threads(3)).unwrap();
         assert!(ADOPTED.load(std::sync::atomic::Ordering::Relaxed) >= before + 2);
-        let one = super::super::assemble(&text, &AsmOptions { threads: 1, ..AsmOptions::default() }).unwrap();
+        let one = super::super::assemble(&text, &AsmOptions::default().threads(1)).unwrap();
         assert_eq!(split, one);
         let mut streamed = std::io::Cursor::new(Vec::new());
-        super::super::assemble_to_writer(&text, &AsmOptions { threads: 3, ..AsmOptions::default() }, &mut streamed)
-            .unwrap();
+        super::super::assemble_to_writer(&text, &AsmOptions::default().threads(3), &mut streamed).unwrap();
         assert_eq!(streamed.into_inner(), crate::binary::words_as_le_bytes(&one));
     }
 }

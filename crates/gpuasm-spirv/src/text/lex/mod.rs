@@ -27,7 +27,7 @@ pub enum TokenKind {
     /// A word starting with a double quote: a literal string as spirv-as
     /// reads it, up to the closing quote and on to the next delimiter (a
     /// backslash takes the next byte as it is; an unclosed string runs to
-    /// the end of the text). [`crate::text::literal::unescape_string`]
+    /// the end of the text). `unescape_string` (in `text/literal.rs`)
     /// gives its bytes.
     String,
     /// `;` and the rest of its line (not the newline).
