@@ -168,7 +168,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     let words = match words_from_bytes(&bytes) {
         Ok((w, _)) => w,
         Err(e) => {
-            messageln!("error: {name}: {e}");
+            messageln!("gpuasm: error: {name}: {e}");
             return Ok(ExitCode::from(1));
         }
     };
@@ -176,7 +176,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
             for e in &errors {
-                messageln!("error: {name}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
+                messageln!("gpuasm: error: {name}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
                 if let Some(i) = &e.instruction {
                     messageln!("  {i}");
                 }
