@@ -1,9 +1,8 @@
 //! `gpuasm as`: SPIR-V assembly text to a binary, with spirv-as's options.
 
 use crate::io::{read_input, utf8_text, write_atomically_file, write_words, Output};
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
-use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
 use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, AsmOptions, Diagnostics, StreamError};
 use gpuasm_spirv::TargetEnv;
 use std::io::Write;
@@ -45,13 +44,7 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 }
 
 pub fn run(args: AsArgs) -> Result<ExitCode> {
-    let target_env = match &args.target_env {
-        None => None,
-        Some(name) => match TargetEnv::parse(name) {
-            Some(env) => Some(env),
-            None => bail!("unknown target environment '{name}'; valid values: {}", TARGET_ENV_NAMES.join(", ")),
-        },
-    };
+    let target_env = args.target_env.as_deref().map(str::parse::<TargetEnv>).transpose()?;
     let (bytes, name) = read_input(args.input.as_deref())?;
     let (text, raw_bytes) = utf8_text(&bytes);
     let options = AsmOptions::default()

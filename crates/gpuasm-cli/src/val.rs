@@ -1,10 +1,9 @@
 //! `gpuasm val`: validate a SPIR-V module; silent and exit 0 when valid.
 
 use crate::io::read_input;
-use anyhow::{bail, Result};
+use anyhow::Result;
 use clap::Args;
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::target_env::TARGET_ENV_NAMES;
 use gpuasm_spirv::validate::{validate, BlockLayout, Limits, ValOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
@@ -139,13 +138,7 @@ impl LimitArgs {
 }
 
 pub fn run(args: ValArgs) -> Result<ExitCode> {
-    let target_env = match &args.target_env {
-        None => TargetEnv::Universal(6),
-        Some(n) => match TargetEnv::parse(n) {
-            Some(e) => e,
-            None => bail!("unknown target environment '{n}'; valid values: {}", TARGET_ENV_NAMES.join(", ")),
-        },
-    };
+    let target_env = args.target_env.as_deref().map_or(Ok(TargetEnv::Universal(6)), str::parse)?;
     let options = ValOptions::default()
         .target_env(target_env)
         .max_errors(args.max_errors)

@@ -137,6 +137,27 @@ impl TargetEnv {
     }
 }
 
+/// A `--target-env` name that is not one of [`TARGET_ENV_NAMES`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTargetEnv(pub String);
+
+impl fmt::Display for UnknownTargetEnv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown target environment '{}'; valid values: {}", self.0, TARGET_ENV_NAMES.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownTargetEnv {}
+
+impl std::str::FromStr for TargetEnv {
+    type Err = UnknownTargetEnv;
+
+    /// As [`TargetEnv::parse`], with an error naming the valid values.
+    fn from_str(name: &str) -> Result<TargetEnv, UnknownTargetEnv> {
+        TargetEnv::parse(name).ok_or_else(|| UnknownTargetEnv(name.to_string()))
+    }
+}
+
 impl fmt::Display for TargetEnv {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -154,6 +175,13 @@ impl fmt::Display for TargetEnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unknown_names_list_the_valid_ones() {
+        let e = "vulkan9".parse::<TargetEnv>().unwrap_err();
+        assert!(e.to_string().starts_with("unknown target environment 'vulkan9'; valid values: vulkan1.0, "));
+        assert_eq!("vulkan1.2".parse::<TargetEnv>(), Ok(TargetEnv::Vulkan(2)));
+    }
 
     #[test]
     fn every_listed_name_round_trips() {
