@@ -60,20 +60,24 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
         Output::File(path) => stream_to_file(path, &text, &options)?,
         Output::Stdout => None,
     };
-    let result = match streamed {
-        Some(result) => result,
-        None => assemble_with_warnings(&text, &options)
-            .map(|assembled| write_words(&output, &assembled.words).map(|()| assembled.warnings)),
+    let outcome = match streamed {
+        Some(outcome) => outcome,
+        None => match assemble_with_warnings(&text, &options) {
+            Ok(assembled) => {
+                write_words(&output, &assembled.words)?;
+                Written::Done(assembled.warnings)
+            }
+            Err(diags) => Written::Rejected(diags),
+        },
     };
-    match result {
-        Ok(written) => {
-            let warnings = written?;
+    match outcome {
+        Written::Done(warnings) => {
             if !args.no_warnings && !warnings.items.is_empty() {
                 message!("{}", warnings.render(&name, &text));
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(diags) => {
+        Written::Rejected(diags) => {
             message!("{}", diags.render(&name, &text));
             let n = diags.errors().count();
             messageln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
@@ -82,12 +86,19 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
     }
 }
 
-type Outcome = std::result::Result<Result<Diagnostics>, Diagnostics>;
+/// How assembling into the output ended.
+enum Written {
+    /// The module was written; the text's warnings.
+    Done(Diagnostics),
+    /// The text has errors; nothing was written.
+    Rejected(Diagnostics),
+}
 
 /// Assembles straight into a temporary file beside `path`, then renames it.
 /// `None` when no temporary file could be made: the caller assembles in
-/// memory instead, so the text's own errors still come first.
-fn stream_to_file(path: &Path, text: &str, options: &AsmOptions) -> Result<Option<Outcome>> {
+/// memory instead, so the text's own errors still come first. A failure to
+/// write, once the file was made, is the error.
+fn stream_to_file(path: &Path, text: &str, options: &AsmOptions) -> Result<Option<Written>> {
     let mut outcome = None;
     let mut tried = false;
     // Binary output is about a third of the text's size; half is ample.
@@ -108,9 +119,9 @@ fn stream_to_file(path: &Path, text: &str, options: &AsmOptions) -> Result<Optio
         }
     });
     match (written, outcome) {
-        (Ok(true), Some(warnings)) => Ok(Some(Ok(Ok(warnings)))),
-        (Ok(false), Some(diags)) => Ok(Some(Err(diags))),
-        (Err(e), _) if tried => Ok(Some(Ok(Err(e)))),
+        (Ok(true), Some(warnings)) => Ok(Some(Written::Done(warnings))),
+        (Ok(false), Some(diags)) => Ok(Some(Written::Rejected(diags))),
+        (Err(e), _) if tried => Err(e),
         _ => Ok(None),
     }
 }
