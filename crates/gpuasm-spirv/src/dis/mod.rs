@@ -9,6 +9,7 @@
 mod cfg;
 pub mod names;
 pub mod number;
+mod split;
 
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::{self, op, Category, OperandKind};
@@ -124,10 +125,25 @@ fn run<'a>(
         spirv_tools_ext_sets: !options.all_ext_inst_names,
         ..ParserOptions::default()
     };
+    if split::applies(words, options) {
+        return split::run(words, &header, options, parser_options, out, sink, split::cut_target(words.len(), options));
+    }
+    run_serial(words, &header, options, parser_options, out, sink)
+}
+
+/// [`run`] on this thread alone.
+fn run_serial<'a>(
+    words: &[u32],
+    header: &Header,
+    options: &'a Options,
+    parser_options: ParserOptions,
+    out: &mut Vec<u8>,
+    sink: Option<&'a mut dyn Write>,
+) -> Result<Listed, DisError> {
     let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
     let mut p = Printer::new(options, &names, std::mem::take(out), sink);
     if options.header {
-        p.header(&header);
+        p.header(header);
     }
     let mut parser = InstructionParser::new(words, parser_options)?;
     let buffered = options.nested_indent || options.reorder_blocks;
