@@ -327,7 +327,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             if self.indent > 0 {
                 // `std::setw(indent - 3 - len)` applied to the "%" that follows.
                 let width = (self.indent - 3).saturating_sub(self.names.len(inst.result_id));
-                line.resize(line.len() + width.saturating_sub(1), b' ');
+                push_spaces(&mut line, width.saturating_sub(1));
             }
             line.push(b'%');
             self.names.write(&mut line, inst.result_id);
@@ -336,13 +336,13 @@ impl<'a, 'n> Printer<'a, 'n> {
             }
             line.extend_from_slice(b" = ");
         } else {
-            line.resize(line.len() + self.indent, b' ');
+            push_spaces(&mut line, self.indent);
         }
         if let (true, Some(level)) = (self.opts.nested_indent, block_level) {
             let body = if inst.opcode != op::OpLabel { BLOCK_BODY_INDENT_OFFSET } else { 0 };
             line.resize(line.len() + level as usize * BLOCK_NEST_INDENT + body, b' ');
         }
-        line.extend_from_slice(inst.info.name.as_bytes());
+        number::push_bytes(&mut line, inst.info.name.as_bytes());
         for (i, o) in inst.operands.iter().enumerate() {
             if o.kind == OperandKind::IdResult {
                 continue;
@@ -441,7 +441,7 @@ impl<'a, 'n> Printer<'a, 'n> {
                     }
                     match inst.ext_set {
                         Some(ExtSet::Known(set)) => match set.instruction(word) {
-                            Some(ei) => out.extend_from_slice(ei.name.as_bytes()),
+                            Some(ei) => number::push_bytes(out, ei.name.as_bytes()),
                             None => number::write_uint(out, word as u64),
                         },
                         _ => number::write_uint(out, word as u64),
@@ -483,7 +483,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             },
             Category::ValueEnum => {
                 if let Some(e) = o.kind.enumerant(word) {
-                    out.extend_from_slice(e.name.as_bytes());
+                    number::push_bytes(out, e.name.as_bytes());
                 }
             }
             Category::BitEnum => {
@@ -496,7 +496,7 @@ impl<'a, 'n> Printer<'a, 'n> {
                         if emitted {
                             out.push(b'|');
                         }
-                        out.extend_from_slice(e.name.as_bytes());
+                        number::push_bytes(out, e.name.as_bytes());
                         emitted = true;
                     }
                 }
@@ -511,6 +511,16 @@ impl<'a, 'n> Printer<'a, 'n> {
         if color {
             out.extend_from_slice(RESET);
         }
+    }
+}
+
+/// Appends `n` spaces; the usual indentation without a call to `memset`.
+#[inline(always)]
+fn push_spaces(out: &mut Vec<u8>, n: usize) {
+    const SPACES: &[u8; 32] = &[b' '; 32];
+    match SPACES.get(..n) {
+        Some(spaces) => number::push_bytes(out, spaces),
+        None => out.resize(out.len() + n, b' '),
     }
 }
 
