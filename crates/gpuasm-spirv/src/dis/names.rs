@@ -33,7 +33,7 @@ impl IdNames {
     /// pass; names found before it are kept.
     pub fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
         let mut b = Builder {
-            names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len()) },
+            names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len() / 8) },
             // About one name per 32 words on large modules; growing the
             // table rehashes every name given out.
             used: HashTable::with_capacity(words.len() / 32),

@@ -102,11 +102,12 @@ pub(super) fn run<'a>(
             } else {
                 raw
             };
-            // The listing is about twice the module's size in bytes.
+            // The listing is about twice the module's size in bytes (reserving more
+            // showed in the peak memory, with huge pages).
             let mut p = Printer::new(
                 options,
                 names,
-                Vec::with_capacity(words.len().saturating_sub(parser.position()) * 4 * 5 / 2),
+                Vec::with_capacity(words.len().saturating_sub(parser.position()) * 4 * 2),
                 None,
             );
             let result = loop {
