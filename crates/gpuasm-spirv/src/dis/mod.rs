@@ -9,6 +9,7 @@
 mod cfg;
 pub mod names;
 pub mod number;
+mod split;
 
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::{self, op, Category, OperandKind};
@@ -124,10 +125,25 @@ fn run<'a>(
         spirv_tools_ext_sets: !options.all_ext_inst_names,
         ..ParserOptions::default()
     };
+    if split::applies(words, options) {
+        return split::run(words, &header, options, parser_options, out, sink, split::cut_target(words.len(), options));
+    }
+    run_serial(words, &header, options, parser_options, out, sink)
+}
+
+/// [`run`] on this thread alone.
+fn run_serial<'a>(
+    words: &[u32],
+    header: &Header,
+    options: &'a Options,
+    parser_options: ParserOptions,
+    out: &mut Vec<u8>,
+    sink: Option<&'a mut dyn Write>,
+) -> Result<Listed, DisError> {
     let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
     let mut p = Printer::new(options, &names, std::mem::take(out), sink);
     if options.header {
-        p.header(&header);
+        p.header(header);
     }
     let mut parser = InstructionParser::new(words, parser_options)?;
     let buffered = options.nested_indent || options.reorder_blocks;
@@ -311,7 +327,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             if self.indent > 0 {
                 // `std::setw(indent - 3 - len)` applied to the "%" that follows.
                 let width = (self.indent - 3).saturating_sub(self.names.len(inst.result_id));
-                line.resize(line.len() + width.saturating_sub(1), b' ');
+                push_spaces(&mut line, width.saturating_sub(1));
             }
             line.push(b'%');
             self.names.write(&mut line, inst.result_id);
@@ -320,13 +336,13 @@ impl<'a, 'n> Printer<'a, 'n> {
             }
             line.extend_from_slice(b" = ");
         } else {
-            line.resize(line.len() + self.indent, b' ');
+            push_spaces(&mut line, self.indent);
         }
         if let (true, Some(level)) = (self.opts.nested_indent, block_level) {
             let body = if inst.opcode != op::OpLabel { BLOCK_BODY_INDENT_OFFSET } else { 0 };
             line.resize(line.len() + level as usize * BLOCK_NEST_INDENT + body, b' ');
         }
-        line.extend_from_slice(inst.info.name.as_bytes());
+        number::push_bytes(&mut line, inst.info.name.as_bytes());
         for (i, o) in inst.operands.iter().enumerate() {
             if o.kind == OperandKind::IdResult {
                 continue;
@@ -425,7 +441,7 @@ impl<'a, 'n> Printer<'a, 'n> {
                     }
                     match inst.ext_set {
                         Some(ExtSet::Known(set)) => match set.instruction(word) {
-                            Some(ei) => out.extend_from_slice(ei.name.as_bytes()),
+                            Some(ei) => number::push_bytes(out, ei.name.as_bytes()),
                             None => number::write_uint(out, word as u64),
                         },
                         _ => number::write_uint(out, word as u64),
@@ -467,7 +483,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             },
             Category::ValueEnum => {
                 if let Some(e) = o.kind.enumerant(word) {
-                    out.extend_from_slice(e.name.as_bytes());
+                    number::push_bytes(out, e.name.as_bytes());
                 }
             }
             Category::BitEnum => {
@@ -480,7 +496,7 @@ impl<'a, 'n> Printer<'a, 'n> {
                         if emitted {
                             out.push(b'|');
                         }
-                        out.extend_from_slice(e.name.as_bytes());
+                        number::push_bytes(out, e.name.as_bytes());
                         emitted = true;
                     }
                 }
@@ -495,6 +511,16 @@ impl<'a, 'n> Printer<'a, 'n> {
         if color {
             out.extend_from_slice(RESET);
         }
+    }
+}
+
+/// Appends `n` spaces; the usual indentation without a call to `memset`.
+#[inline(always)]
+fn push_spaces(out: &mut Vec<u8>, n: usize) {
+    const SPACES: &[u8; 32] = &[b' '; 32];
+    match SPACES.get(..n) {
+        Some(spaces) => number::push_bytes(out, spaces),
+        None => out.resize(out.len() + n, b' '),
     }
 }
 

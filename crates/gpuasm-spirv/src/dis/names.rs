@@ -33,8 +33,10 @@ impl IdNames {
     /// pass; names found before it are kept.
     pub fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
         let mut b = Builder {
-            names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len()) },
-            used: HashTable::new(),
+            names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len() / 8) },
+            // About one name per 32 words on large modules; growing the
+            // table rehashes every name given out.
+            used: HashTable::with_capacity(words.len() / 32),
             next_suffix: FxHashMap::default(),
             scratch: Vec::new(),
             candidate: Vec::new(),
@@ -54,9 +56,9 @@ impl IdNames {
     pub fn write(&self, out: &mut Vec<u8>, id: u32) {
         match self.ranges.get(id) {
             Some((start, len)) if (start, len) != OWN_NUMBER => {
-                out.extend_from_slice(&self.arena[start as usize..(start + len) as usize])
+                number::push_bytes(out, &self.arena[start as usize..(start + len) as usize])
             }
-            _ => number::write_uint(out, id as u64),
+            _ => number::write_u32(out, id),
         }
     }
 
@@ -73,9 +75,22 @@ impl IdNames {
     pub fn len(&self, id: u32) -> usize {
         match self.ranges.get(id) {
             Some(r) if r != OWN_NUMBER => r.1 as usize,
-            _ => itoa::Buffer::new().format(id).len(),
+            _ => decimal_len(id),
         }
     }
+}
+
+/// How many decimal digits `v` has (without formatting it: the printer asks
+/// for the length of every result id's name before writing it).
+#[inline]
+fn decimal_len(v: u32) -> usize {
+    let mut n = 1;
+    let mut p = 10u64;
+    while v as u64 >= p {
+        n += 1;
+        p *= 10;
+    }
+    n
 }
 
 struct Builder {
@@ -120,10 +135,7 @@ impl Builder {
         let words = inst.words;
         let result = inst.result_id;
         match inst.opcode {
-            op::OpName if words.len() >= 3 => {
-                let s = inst.string(1).to_vec();
-                self.save(words[1], &s);
-            }
+            op::OpName if words.len() >= 3 => self.save(words[1], inst.string(1)),
             op::OpDecorate if words.len() >= 4 && words[2] == crate::grammar::decoration::BuiltIn => {
                 if let Some(name) = builtin_name(words[3]) {
                     self.save(words[1], name.as_bytes());
@@ -291,7 +303,13 @@ impl Builder {
                     break;
                 }
             }
-            self.next_suffix.insert(base.clone(), i);
+            // Most clashes repeat a base seen before: no new key to allocate.
+            match self.next_suffix.get_mut(base.as_slice()) {
+                Some(next) => *next = i,
+                None => {
+                    self.next_suffix.insert(base.clone(), i);
+                }
+            }
             self.candidate = candidate;
         }
         self.scratch = base;
