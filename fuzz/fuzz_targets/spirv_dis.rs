@@ -2,24 +2,23 @@
 //! never panic; an error must leave the text of the instructions before it.
 #![no_main]
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::dis::{disassemble_into, Options};
+use gpuasm_spirv::dis::{disassemble_into, DisOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else { return };
     let Ok((words, _)) = words_from_bytes(rest) else { return };
-    let options = Options {
-        indent: flags & 1 == 0,
-        header: flags & 2 == 0,
-        friendly_names: flags & 4 == 0,
-        offsets: flags & 8 != 0,
-        comment: flags & 16 != 0,
-        nested_indent: flags & 32 != 0,
-        reorder_blocks: flags & 64 != 0,
-        color: flags & 128 != 0,
-        check_bound: flags & 3 == 3,
-        all_ext_inst_names: flags & 5 == 5,
-    };
+    let options = DisOptions::default()
+        .indent(flags & 1 == 0)
+        .header(flags & 2 == 0)
+        .friendly_names(flags & 4 == 0)
+        .offsets(flags & 8 != 0)
+        .comment(flags & 16 != 0)
+        .nested_indent(flags & 32 != 0)
+        .reorder_blocks(flags & 64 != 0)
+        .color(flags & 128 != 0)
+        .check_bound(flags & 3 == 3)
+        .all_ext_inst_names(flags & 5 == 5);
     let mut out = Vec::new();
     let _ = disassemble_into(&words, &options, &mut out);
 });

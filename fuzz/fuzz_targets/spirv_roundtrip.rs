@@ -25,7 +25,7 @@
 //! version word.
 #![no_main]
 use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, NumberKind, ParserOptions};
-use gpuasm_spirv::dis::{disassemble_to, Options};
+use gpuasm_spirv::dis::{disassemble_to, DisOptions};
 use gpuasm_spirv::grammar::{fp_encoding, Category, OperandKind};
 use gpuasm_spirv::text::{assemble, text_from_bytes, AsmOptions};
 use gpuasm_spirv::TargetEnv;
@@ -63,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
     }
     // The exact bytes (strings need not be UTF-8), as the CLI writes them.
     let mut listing = Vec::new();
-    disassemble_to(&words, &Options { friendly_names: false, color: false, ..Options::default() }, &mut listing)
+    disassemble_to(&words, &DisOptions::default().friendly_names(false).color(false), &mut listing)
         .unwrap();
     let (text, raw_bytes) = text_from_bytes(&listing);
     let options = AsmOptions::default().target_env(Some(TargetEnv::Universal(minor))).preserve_numeric_ids(true).generator(words[2]).raw_bytes(raw_bytes);

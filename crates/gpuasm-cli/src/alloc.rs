@@ -22,7 +22,7 @@ mod heap {
     /// A transparent huge page (x86-64 and aarch64 with 4 KiB pages).
     const HUGE_PAGE: usize = 2 << 20;
 
-    /// How far the heap has been advised; 0 until [`tune`] has run.
+    /// How far the heap has been advised; 0 until [`use_huge_pages`] has run.
     static ADVISED_TO: AtomicUsize = AtomicUsize::new(0);
 
     /// Asks for huge pages on the heap grown since the last call.

@@ -4,7 +4,7 @@ use crate::io::{read_input, write_atomically_file, Output};
 use anyhow::Result;
 use clap::Args;
 use gpuasm_spirv::binary::{words_from_bytes, words_from_hex_text, MAGIC};
-use gpuasm_spirv::dis::{self, DisError, Options};
+use gpuasm_spirv::dis::{self, DisError, DisOptions};
 use is_terminal::IsTerminal;
 use std::io::Write;
 use std::path::PathBuf;
@@ -77,18 +77,17 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         } else {
             std::io::stdout().is_terminal()
         };
-    let options = Options {
-        indent: !args.no_indent,
-        header: !args.no_header,
-        friendly_names: !args.raw_id,
-        offsets: args.offsets,
-        comment: args.comment,
-        nested_indent: args.nested_indent,
-        reorder_blocks: args.reorder_blocks,
-        color,
-        check_bound: args.check_bound,
-        all_ext_inst_names: args.all_ext_inst_names,
-    };
+    let options = DisOptions::default()
+        .indent(!args.no_indent)
+        .header(!args.no_header)
+        .friendly_names(!args.raw_id)
+        .offsets(args.offsets)
+        .comment(args.comment)
+        .nested_indent(args.nested_indent)
+        .reorder_blocks(args.reorder_blocks)
+        .color(color)
+        .check_bound(args.check_bound)
+        .all_ext_inst_names(args.all_ext_inst_names);
     let result = match &output {
         Output::Stdout => {
             let stdout = std::io::stdout();

@@ -11,7 +11,7 @@ mod common;
 
 use common::walk;
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::dis::{disassemble_to, Options};
+use gpuasm_spirv::dis::{disassemble_to, DisOptions};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use std::path::PathBuf;
 
@@ -45,16 +45,13 @@ fn benches(c: &mut Criterion) {
     g.finish();
 
     let mut text = Vec::new();
-    disassemble_to(&words, &Options::default(), &mut text).unwrap();
+    disassemble_to(&words, &DisOptions::default(), &mut text).unwrap();
     let mut g = c.benchmark_group("disassemble");
     g.throughput(Throughput::Bytes(text.len() as u64));
     for (label, opts) in [
-        ("friendly", Options::default()),
-        ("raw_id", Options { friendly_names: false, ..Options::default() }),
-        (
-            "nested_reorder_comment",
-            Options { nested_indent: true, reorder_blocks: true, comment: true, ..Options::default() },
-        ),
+        ("friendly", DisOptions::default()),
+        ("raw_id", DisOptions::default().friendly_names(false)),
+        ("nested_reorder_comment", DisOptions::default().nested_indent(true).reorder_blocks(true).comment(true)),
     ] {
         g.bench_function(label, |b| {
             b.iter(|| {
@@ -71,7 +68,7 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("assemble");
     for (label, friendly) in [("friendly", true), ("raw_id", false)] {
         let mut text = Vec::new();
-        disassemble_to(&words, &Options { friendly_names: friendly, ..Options::default() }, &mut text).unwrap();
+        disassemble_to(&words, &DisOptions::default().friendly_names(friendly), &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
         g.throughput(Throughput::Bytes(text.len() as u64));
         // Large texts are split between threads by default.

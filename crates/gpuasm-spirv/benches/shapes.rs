@@ -16,7 +16,7 @@ mod common;
 
 use common::walk;
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::dis::{disassemble_to, Options};
+use gpuasm_spirv::dis::{disassemble_to, DisOptions};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use gpuasm_spirv::validate::{validate, ValOptions};
 use std::path::Path;
@@ -52,7 +52,7 @@ fn load_shapes() -> Vec<Shape> {
         };
         let words = words_from_bytes(&bytes).unwrap().0;
         let mut text = Vec::new();
-        disassemble_to(&words, &Options::default(), &mut text).unwrap();
+        disassemble_to(&words, &DisOptions::default(), &mut text).unwrap();
         let text = String::from_utf8(text).unwrap();
         eprintln!("shapes: {name}: {} bytes of SPIR-V, {} bytes of text", bytes.len(), text.len());
         shapes.push(Shape { name, words, text });
@@ -87,7 +87,7 @@ fn benches(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("dis");
-    let options = Options::default();
+    let options = DisOptions::default();
     let mut out = Vec::new();
     for s in &shapes {
         g.throughput(binary_bytes(s));

@@ -13,6 +13,8 @@
 //! assert!(text.ends_with("OpCapability Shader\n"));
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod binary;
 pub mod dis;
 pub mod grammar;

@@ -2,7 +2,7 @@
 //! nothing panics or allocates from a size field in the input.
 
 use gpuasm_spirv::binary::{words_from_bytes, words_from_hex_text, BinaryErrorKind as K, Endian};
-use gpuasm_spirv::dis::{disassemble, disassemble_to, DisError, Options};
+use gpuasm_spirv::dis::{disassemble, disassemble_to, DisError, DisOptions};
 use proptest::prelude::*;
 
 const MAGIC: u32 = 0x0723_0203;
@@ -23,7 +23,7 @@ fn inst(opcode: u32, operands: &[u32]) -> Vec<u32> {
 /// written before the error.
 fn fail(words: &[u32]) -> (K, usize, String) {
     let mut out = Vec::new();
-    match disassemble_to(words, &Options::default(), &mut out) {
+    match disassemble_to(words, &DisOptions::default(), &mut out) {
         Err(DisError::Binary(e)) => (e.kind().clone(), e.word_offset(), String::from_utf8(out).unwrap()),
         other => panic!("expected a binary error, got {other:?}"),
     }
@@ -99,13 +99,13 @@ fn id_at_or_past_bound() {
     let words = module(3, &[inst(OP_TYPE_VOID, &[1]), inst(OP_TYPE_VOID, &[3]), inst(OP_TYPE_VOID, &[4])].concat());
     // spirv-dis prints it; so do we, noting the first such id.
     let mut out = Vec::new();
-    let listed = disassemble_to(&words, &Options::default(), &mut out).unwrap();
+    let listed = disassemble_to(&words, &DisOptions::default(), &mut out).unwrap();
     assert_eq!(listed.first_id_past_bound, Some((3, 8)));
     // As spirv-dis prints it.
     assert!(String::from_utf8(out)
         .unwrap()
         .ends_with("       %void = OpTypeVoid\n     %void_0 = OpTypeVoid\n     %void_1 = OpTypeVoid\n"));
-    let checked = Options { check_bound: true, ..Options::default() };
+    let checked = DisOptions::default().check_bound(true);
     match disassemble_to(&words, &checked, &mut Vec::new()) {
         Err(DisError::Binary(e)) => {
             assert_eq!(e.kind(), &K::IdOutOfBound { id: 3, bound: 3 });
@@ -114,8 +114,8 @@ fn id_at_or_past_bound() {
         other => panic!("expected a bound error, got {other:?}"),
     }
     let within = module(3, &inst(OP_TYPE_VOID, &[2]));
-    assert_eq!(disassemble_to(&within, &Options::default(), &mut Vec::new()).unwrap().first_id_past_bound, None);
-    assert!(disassemble(&words, &Options { friendly_names: false, ..Options::default() }).is_ok());
+    assert_eq!(disassemble_to(&within, &DisOptions::default(), &mut Vec::new()).unwrap().first_id_past_bound, None);
+    assert!(disassemble(&words, &DisOptions::default().friendly_names(false)).is_ok());
 }
 
 #[test]
@@ -182,7 +182,7 @@ fn big_endian_reads_like_little_endian() {
     let (b, eb) = words_from_bytes(&be).unwrap();
     assert_eq!((ea, eb), (Endian::Little, Endian::Big));
     assert_eq!(a, b);
-    let text = disassemble(&b, &Options::default()).unwrap();
+    let text = disassemble(&b, &DisOptions::default()).unwrap();
     assert!(text.ends_with("%int_n7 = OpConstant %int -7\n"), "{text}");
 }
 
@@ -207,7 +207,7 @@ proptest! {
     #[test]
     fn arbitrary_words_never_panic(body in proptest::collection::vec(any::<u32>(), 0..64), bound in 0u32..64) {
         let words = module(bound, &body);
-        for opts in [Options::default(), Options { nested_indent: true, reorder_blocks: true, comment: true, ..Options::default() }] {
+        for opts in [DisOptions::default(), DisOptions::default().nested_indent(true).reorder_blocks(true).comment(true)] {
             let mut out = Vec::new();
             if let Err(DisError::Binary(e)) = disassemble_to(&words, &opts, &mut out) {
                 prop_assert!(e.word_offset() <= words.len());
@@ -221,7 +221,7 @@ proptest! {
         let mut words = small_module();
         let i = index % words.len();
         words[i] = value;
-        let _ = disassemble(&words, &Options::default());
+        let _ = disassemble(&words, &DisOptions::default());
     }
 }
 
@@ -231,7 +231,7 @@ proptest! {
 /// expected texts are spirv-dis 2025.5's.
 #[test]
 fn odd_literal_widths_as_spirv_dis() {
-    let raw = Options { friendly_names: false, header: false, ..Options::default() };
+    let raw = DisOptions::default().friendly_names(false).header(false);
     let last_line = |words: &[u32]| disassemble(words, &raw).unwrap().lines().last().unwrap().to_string();
     let wide = [inst(OP_TYPE_INT, &[1, 4_194_336, 1]), inst(OP_CONSTANT, &[1, 2, u32::MAX])].concat();
     assert_eq!(last_line(&module(3, &wide)), "          %2 = OpConstant %1 -1");
@@ -285,7 +285,7 @@ fn ext_inst_with_forward_refs_takes_trailing_ids() {
         4,
         5,
     ];
-    let raw = Options { friendly_names: false, header: false, ..Options::default() };
+    let raw = DisOptions::default().friendly_names(false).header(false);
     let text = disassemble(&words, &raw).unwrap();
     assert!(text.ends_with("          %3 = OpExtInstWithForwardRefsKHR %2 %1 UnpackHalf2x16 %4 %4 %5\n"), "{text}");
     // OpExtInst with the same operands has one word too many.
@@ -313,6 +313,6 @@ fn initialization_mode_qualifier_is_unreadable_as_in_spirv_tools() {
 fn unnamed_opaque_type_is_opaque_underscore_underscore() {
     // OpTypeOpaque %1 "" (one word: the empty string's NUL).
     let words = module(2, &inst(OP_TYPE_OPAQUE, &[1, 0]));
-    let text = disassemble(&words, &Options { header: false, ..Options::default() }).unwrap();
+    let text = disassemble(&words, &DisOptions::default().header(false)).unwrap();
     assert_eq!(text, "   %Opaque__ = OpTypeOpaque \"\"\n");
 }

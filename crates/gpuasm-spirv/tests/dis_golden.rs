@@ -10,12 +10,12 @@ mod common;
 
 use common::{ensure, first_difference, Failed, Trial};
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::dis::{disassemble_to, Options};
+use gpuasm_spirv::dis::{disassemble_to, DisOptions};
 use std::collections::BTreeMap;
 
 /// Option set of each stored suffix (as in the corpus README).
-fn options_for(suffix: &str) -> Options {
-    let mut o = Options { check_bound: false, ..Options::default() };
+fn options_for(suffix: &str) -> DisOptions {
+    let mut o = DisOptions::default().check_bound(false);
     match suffix {
         "dis" => {}
         "raw.dis" => o.friendly_names = false,

@@ -8,7 +8,7 @@ mod common;
 
 use common::{ensure, Failed, Trial};
 use gpuasm_spirv::binary::{words_from_bytes, InstructionParser, ParserOptions};
-use gpuasm_spirv::dis::{disassemble, Options};
+use gpuasm_spirv::dis::{disassemble, DisOptions};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::Path;
@@ -27,7 +27,7 @@ fn max_id_plus_one(words: &[u32]) -> u32 {
 }
 
 fn round_trip(path: &Path) -> Result<(), Failed> {
-    let raw = Options { friendly_names: false, check_bound: false, ..Options::default() };
+    let raw = DisOptions::default().friendly_names(false).check_bound(false);
     let (words, _) = words_from_bytes(&std::fs::read(path).unwrap()).unwrap();
     let text = disassemble(&words, &raw).unwrap();
     let minor = ((words[1] >> 8) & 0xff) as u8;

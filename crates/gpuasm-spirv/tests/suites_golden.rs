@@ -26,7 +26,7 @@ mod common;
 
 use common::{asm_options, corpus, ensure, read_tar_xz, rows, Failed, KnownList, Trial};
 use gpuasm_spirv::binary::words_from_bytes;
-use gpuasm_spirv::dis::{disassemble, Options};
+use gpuasm_spirv::dis::{disassemble, DisOptions};
 use gpuasm_spirv::text::{assemble, AsmOptions};
 use gpuasm_spirv::validate::{validate, ValOptions, ValidationError};
 use gpuasm_spirv::TargetEnv;
@@ -209,7 +209,7 @@ fn optsuite_text(files: &BTreeMap<String, Vec<u8>>, file: &str) -> Vec<String> {
         let (words, _) = words_from_bytes(want).unwrap();
         for (suffix, friendly) in [("dis", true), ("raw.dis", false)] {
             let Some(listing) = files.get(&format!("{stem}.{variant}{suffix}")) else { continue };
-            let options = Options { friendly_names: friendly, color: false, ..Options::default() };
+            let options = DisOptions::default().friendly_names(friendly).color(false);
             match disassemble(&words, &options) {
                 Ok(t) if t.as_bytes() == &listing[..] => {}
                 Ok(t) => failures.push(format!(
@@ -301,7 +301,7 @@ fn framable_trials(out: &mut Vec<Trial>) {
             let mut failures = Vec::new();
             for (suffix, friendly) in [("dis", true), ("raw.dis", false)] {
                 let want = std::fs::read(path.with_extension(suffix)).unwrap();
-                let options = Options { friendly_names: friendly, color: false, ..Options::default() };
+                let options = DisOptions::default().friendly_names(friendly).color(false);
                 match disassemble(&words, &options) {
                     Ok(got) if got.as_bytes() == want => {}
                     Ok(got) => failures.push(format!(

@@ -19,9 +19,17 @@ use std::io::{self, Write};
 
 pub use crate::binary::ExtSet as ImportedSet;
 
-/// Disassembler switches, one per `spirv-dis` option.
+/// Disassembler switches, one per `spirv-dis` option. Built from the
+/// default with one method per field:
+///
+/// ```
+/// use gpuasm_spirv::dis::DisOptions;
+/// let options = DisOptions::default().friendly_names(false).indent(false);
+/// assert!(!options.friendly_names);
+/// ```
 #[derive(Clone, Debug)]
-pub struct Options {
+#[non_exhaustive]
+pub struct DisOptions {
     /// Indent instructions to column 15 (off: `--no-indent`).
     pub indent: bool,
     /// Print the `; SPIR-V` header comment (off: `--no-header`).
@@ -46,9 +54,71 @@ pub struct Options {
     pub all_ext_inst_names: bool,
 }
 
-impl Default for Options {
+impl DisOptions {
+    /// Sets the `indent` field.
+    pub fn indent(mut self, indent: bool) -> Self {
+        self.indent = indent;
+        self
+    }
+
+    /// Sets the `header` field.
+    pub fn header(mut self, header: bool) -> Self {
+        self.header = header;
+        self
+    }
+
+    /// Sets the `friendly_names` field.
+    pub fn friendly_names(mut self, friendly_names: bool) -> Self {
+        self.friendly_names = friendly_names;
+        self
+    }
+
+    /// Sets the `offsets` field.
+    pub fn offsets(mut self, offsets: bool) -> Self {
+        self.offsets = offsets;
+        self
+    }
+
+    /// Sets the `comment` field.
+    pub fn comment(mut self, comment: bool) -> Self {
+        self.comment = comment;
+        self
+    }
+
+    /// Sets the `nested_indent` field.
+    pub fn nested_indent(mut self, nested_indent: bool) -> Self {
+        self.nested_indent = nested_indent;
+        self
+    }
+
+    /// Sets the `reorder_blocks` field.
+    pub fn reorder_blocks(mut self, reorder_blocks: bool) -> Self {
+        self.reorder_blocks = reorder_blocks;
+        self
+    }
+
+    /// Sets the `color` field.
+    pub fn color(mut self, color: bool) -> Self {
+        self.color = color;
+        self
+    }
+
+    /// Sets the `check_bound` field.
+    pub fn check_bound(mut self, check_bound: bool) -> Self {
+        self.check_bound = check_bound;
+        self
+    }
+
+    /// Sets the `all_ext_inst_names` field.
+    pub fn all_ext_inst_names(mut self, all_ext_inst_names: bool) -> Self {
+        self.all_ext_inst_names = all_ext_inst_names;
+        self
+    }
+}
+
+impl Default for DisOptions {
     fn default() -> Self {
-        Options {
+        DisOptions {
             indent: true,
             header: true,
             friendly_names: true,
@@ -66,6 +136,7 @@ impl Default for Options {
 /// A failure while disassembling: bad input or a failed write.
 #[derive(Debug, thiserror::Error)]
 pub enum DisError {
+    /// The module does not parse.
     #[error(transparent)]
     Binary(#[from] BinaryError),
     /// The sink failed; the cause is the error's source.
@@ -76,7 +147,7 @@ pub enum DisError {
 /// Disassembles a module given as host-order words into text. Literal
 /// strings that are not UTF-8 are replaced lossily; use [`disassemble_to`]
 /// for the exact bytes.
-pub fn disassemble(words: &[u32], options: &Options) -> Result<String, DisError> {
+pub fn disassemble(words: &[u32], options: &DisOptions) -> Result<String, DisError> {
     let mut out = Vec::with_capacity(words.len() * 12);
     disassemble_into(words, options, &mut out)?;
     Ok(match String::from_utf8(out) {
@@ -88,7 +159,7 @@ pub fn disassemble(words: &[u32], options: &Options) -> Result<String, DisError>
 /// What [`disassemble_to`] noticed in a module it printed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Listed {
-    /// Without [`Options::check_bound`]: the first id at or above the
+    /// Without [`DisOptions::check_bound`]: the first id at or above the
     /// header's bound (printed, as spirv-dis does, though the module is
     /// invalid) and the word it is at.
     pub first_id_past_bound: Option<(u32, usize)>,
@@ -97,7 +168,7 @@ pub struct Listed {
 /// Disassembles into a writer. On a parse error, the text of every
 /// instruction before it has been written (as spirv-dis does in its default
 /// layout) and the error is returned.
-pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) -> Result<Listed, DisError> {
+pub fn disassemble_to(words: &[u32], options: &DisOptions, sink: &mut dyn Write) -> Result<Listed, DisError> {
     let mut buffer = Vec::with_capacity(1 << 16);
     run(words, options, &mut buffer, Some(sink))
 }
@@ -105,7 +176,7 @@ pub fn disassemble_to(words: &[u32], options: &Options, sink: &mut dyn Write) ->
 /// Appends the text to `out`, which serves as the output buffer itself (no
 /// copies). On a parse error, `out` holds the text of every instruction
 /// before it.
-pub fn disassemble_into(words: &[u32], options: &Options, out: &mut Vec<u8>) -> Result<(), BinaryError> {
+pub fn disassemble_into(words: &[u32], options: &DisOptions, out: &mut Vec<u8>) -> Result<(), BinaryError> {
     match run(words, options, out, None) {
         Ok(_) => Ok(()),
         Err(DisError::Binary(e)) => Err(e),
@@ -115,7 +186,7 @@ pub fn disassemble_into(words: &[u32], options: &Options, out: &mut Vec<u8>) -> 
 
 fn run<'a>(
     words: &[u32],
-    options: &'a Options,
+    options: &'a DisOptions,
     out: &mut Vec<u8>,
     sink: Option<&'a mut dyn Write>,
 ) -> Result<Listed, DisError> {
@@ -135,7 +206,7 @@ fn run<'a>(
 fn run_serial<'a>(
     words: &[u32],
     header: &Header,
-    options: &'a Options,
+    options: &'a DisOptions,
     parser_options: ParserOptions,
     out: &mut Vec<u8>,
     sink: Option<&'a mut dyn Write>,
@@ -197,7 +268,7 @@ const MAX_CARRIED_COMMENT_COLUMN: usize = 256;
 
 /// Formats instructions into an output buffer.
 pub(crate) struct Printer<'a, 'n> {
-    opts: &'a Options,
+    opts: &'a DisOptions,
     names: &'n IdNames,
     indent: usize,
     /// Where full buffers go; `None` keeps everything in `out`.
@@ -213,7 +284,7 @@ pub(crate) struct Printer<'a, 'n> {
 }
 
 impl<'a, 'n> Printer<'a, 'n> {
-    fn new(opts: &'a Options, names: &'n IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
+    fn new(opts: &'a DisOptions, names: &'n IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
         Printer {
             opts,
             names,
@@ -527,7 +598,7 @@ fn push_spaces(out: &mut Vec<u8>, n: usize) {
 /// One instruction as text (friendly names from `names`, no indentation),
 /// as validator messages show it.
 pub fn instruction_text(inst: &Instruction<'_>, names: &IdNames) -> String {
-    let opts = Options { indent: false, ..Options::default() };
+    let opts = DisOptions::default().indent(false);
     let mut p = Printer::new(&opts, names, Vec::new(), None);
     p.instruction(inst, None);
     String::from_utf8_lossy(&p.out).trim_end().to_string()

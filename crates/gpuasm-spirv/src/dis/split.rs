@@ -30,7 +30,7 @@
 //! walk to the cut less than a tenth.
 
 use super::names::IdNames;
-use super::{DisError, Listed, Options, Printer};
+use super::{DisError, DisOptions, Listed, Printer};
 use crate::binary::{BinaryError, Header, InstructionParser, ParserOptions};
 use std::io::Write;
 use std::sync::mpsc;
@@ -46,7 +46,7 @@ const SPLIT_AT_LEAST: usize = 1 << 15;
 const SPLIT_BELOW: usize = 1 << 19;
 
 /// Whether `options` and the module's size call for two threads.
-pub(super) fn applies(words: &[u32], options: &Options) -> bool {
+pub(super) fn applies(words: &[u32], options: &DisOptions) -> bool {
     (SPLIT_AT_LEAST..SPLIT_BELOW).contains(&words.len())
         && !options.comment
         && !options.offsets
@@ -59,7 +59,7 @@ pub(super) fn applies(words: &[u32], options: &Options) -> bool {
 /// first thread computes them while the second walks to the cut, so the
 /// halves are even; without, the second thread's walk to the cut is extra
 /// work, and its part is smaller to make up for it.
-pub(super) fn cut_target(len: usize, options: &Options) -> usize {
+pub(super) fn cut_target(len: usize, options: &DisOptions) -> usize {
     if options.friendly_names {
         len / 2
     } else {
@@ -75,7 +75,7 @@ type SecondPart = Option<(Vec<u8>, Result<(), BinaryError>, Option<(u32, usize)>
 pub(super) fn run<'a>(
     words: &[u32],
     header: &Header,
-    options: &'a Options,
+    options: &'a DisOptions,
     parser_options: ParserOptions,
     out: &mut Vec<u8>,
     sink: Option<&'a mut dyn Write>,
@@ -184,7 +184,7 @@ mod tests {
     use super::*;
     use crate::binary::words_from_bytes;
 
-    fn listing(words: &[u32], options: &Options, cut: Option<usize>) -> (Vec<u8>, String) {
+    fn listing(words: &[u32], options: &DisOptions, cut: Option<usize>) -> (Vec<u8>, String) {
         let parser_options = ParserOptions {
             check_bound: options.check_bound,
             spirv_tools_ext_sets: !options.all_ext_inst_names,
@@ -207,10 +207,10 @@ mod tests {
         let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
         files.sort();
         let option_sets = [
-            Options::default(),
-            Options { friendly_names: false, ..Options::default() },
-            Options { indent: false, header: false, color: true, ..Options::default() },
-            Options { check_bound: true, ..Options::default() },
+            DisOptions::default(),
+            DisOptions::default().friendly_names(false),
+            DisOptions::default().indent(false).header(false).color(true),
+            DisOptions::default().check_bound(true),
         ];
         for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "spv")) {
             let Ok((words, _)) = words_from_bytes(&std::fs::read(path).unwrap()) else { continue };
