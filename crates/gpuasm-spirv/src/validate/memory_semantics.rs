@@ -37,7 +37,7 @@ fn int32(m: &Module, id: u32) -> (bool, Option<u32>) {
 }
 
 fn is_atomic(opcode: u16) -> bool {
-    super::scopes::ATOMIC_SET.contains(opcode)
+    super::atomic_opcodes::ATOMIC_SET.contains(opcode)
 }
 
 impl Context<'_, '_> {

@@ -14,6 +14,7 @@
 
 mod annotations;
 mod arithmetics;
+mod atomic_opcodes;
 mod atomics;
 mod bit_fields;
 mod block_layout;

@@ -5,10 +5,10 @@
 //! models a Workgroup, ShaderCallKHR or non-Subgroup barrier scope limits
 //! its function to.
 
+use super::atomic_opcodes::ATOMIC_SET;
 use super::execution_limits::{Context, Limitation, Models};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, execution_model as em, memory_model, op, scope, OperandKind};
-use crate::module::opcode_set::OpcodeSet;
 use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
@@ -18,34 +18,6 @@ enum Kind {
     Execution,
     Memory,
 }
-
-/// The atomic instructions spirv-val's atomics pass validates.
-pub(crate) const ATOMICS: &[u16] = &[
-    op::OpAtomicLoad,
-    op::OpAtomicStore,
-    op::OpAtomicExchange,
-    op::OpAtomicCompareExchange,
-    op::OpAtomicCompareExchangeWeak,
-    op::OpAtomicIIncrement,
-    op::OpAtomicIDecrement,
-    op::OpAtomicIAdd,
-    op::OpAtomicISub,
-    op::OpAtomicSMin,
-    op::OpAtomicUMin,
-    op::OpAtomicSMax,
-    op::OpAtomicUMax,
-    op::OpAtomicAnd,
-    op::OpAtomicOr,
-    op::OpAtomicXor,
-    op::OpAtomicFAddEXT,
-    op::OpAtomicFMinEXT,
-    op::OpAtomicFMaxEXT,
-    op::OpAtomicFlagTestAndSet,
-    op::OpAtomicFlagClear,
-];
-
-/// [`ATOMICS`], tested for every instruction.
-pub(crate) static ATOMIC_SET: OpcodeSet = OpcodeSet::new(ATOMICS);
 
 /// spirv-val's `spvOpcodeIsNonUniformGroupOperation`.
 fn non_uniform(opcode: u16) -> bool {
