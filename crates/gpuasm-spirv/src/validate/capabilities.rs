@@ -45,29 +45,7 @@ impl Declared<'_> {
     }
 }
 
-/// The names of the declared extensions (layout puts them first).
-pub(crate) fn declared_extensions<'m>(m: &'m Module) -> FxHashSet<&'m [u8]> {
-    let mut extensions = FxHashSet::default();
-    for i in 0..m.insts.len() {
-        // OpConditionalExtensionINTEL (SPV_INTEL_function_variants) declares
-        // its extension too.
-        let k = match m.opcode(i) {
-            op::OpCapability | op::OpConditionalCapabilityINTEL => continue,
-            op::OpExtension => 0,
-            op::OpConditionalExtensionINTEL => 1,
-            _ => break,
-        };
-        let o = m.operands(i)[k];
-        let start = m.insts[i].offset as usize + o.offset as usize;
-        extensions.insert(literal_string_bytes(&m.words[start..start + o.num_words as usize]));
-    }
-    extensions
-}
-
-/// The declared capabilities with the ones they implicitly declare.
-pub(crate) fn with_implied<'m>(m: &'m Module) -> &'m FxHashSet<u32> {
-    &m.capabilities
-}
+pub(crate) use crate::module::capabilities::{declared_extensions, with_implied};
 
 fn declared<'m>(m: &'m Module, options: &ValOptions) -> Declared<'m> {
     let mut capabilities = FxHashSet::default();

@@ -190,8 +190,8 @@ fn allowed(env: TargetEnv, cap: u32, caps: &FxHashSet<u32>) -> Option<(bool, Str
 /// Reports the first declared capability the environment does not allow;
 /// false when there is one.
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) -> bool {
-    let caps = super::capabilities::with_implied(m);
-    let extensions = super::capabilities::declared_extensions(m);
+    let caps = crate::module::capabilities::with_implied(m);
+    let extensions = crate::module::capabilities::declared_extensions(m);
     for i in 0..m.insts.len() {
         let cap = match m.opcode(i) {
             op::OpCapability => m.word(i, 0),
