@@ -99,14 +99,8 @@ impl Defs {
     const NONE: u32 = u32::MAX;
 
     fn new(bound: u32, words: usize) -> Defs {
-        let dense = if Self::dense_for(bound, words) { vec![Self::NONE; bound as usize] } else { Vec::new() };
+        let dense = if (bound as usize) <= 4 * words + 1024 { vec![Self::NONE; bound as usize] } else { Vec::new() };
         Defs { dense, sparse: FxHashMap::default() }
-    }
-
-    /// Whether ids under `bound` index a table (as in every module a
-    /// compiler writes) rather than a hash map.
-    pub(crate) fn dense_for(bound: u32, words: usize) -> bool {
-        (bound as usize) <= 4 * words + 1024
     }
 
     /// `at` fits: modules are shorter than 2^31 words, so they have fewer

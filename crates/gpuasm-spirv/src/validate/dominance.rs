@@ -11,7 +11,6 @@ use crate::binary::ExtSet;
 use crate::grammar::{capability, op};
 use crate::module::dominators::{dominators, DomTree};
 use crate::module::functions::{Block, Function};
-use crate::module::Defs;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
 
@@ -199,21 +198,6 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
     }
-    // The same by id, where ids index a table: one lookup for each operand
-    // instead of two (these lookups, at random, are most of this pass).
-    let by_id = Defs::dense_for(m.header.bound, m.words.len()).then(|| {
-        let mut by_id = vec![Place::Elsewhere; m.header.bound as usize];
-        for (i, inst) in m.insts.iter().enumerate() {
-            if let Some(slot) = by_id.get_mut(inst.result_id as usize).filter(|_| inst.result_id != 0) {
-                *slot = place[i];
-            }
-        }
-        by_id
-    });
-    let place_of = |id: u32| match &by_id {
-        Some(by_id) => by_id.get(id as usize).copied(),
-        None => m.def_index(id).map(|at| place[at]),
-    };
     let mut phi_error: Option<(usize, String)> = None;
     for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
         let Some(Graph { block_index, idom, .. }) = graph else { continue };
@@ -227,8 +211,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 }
                 let phi = inst.opcode() == op::OpPhi;
                 for (k, id) in m.id_operands(i) {
-                    let Some(at) = place_of(id) else { continue };
-                    let (df, db) = match at {
+                    let Some(at) = m.def_index(id) else { continue };
+                    let (df, db) = match place[at] {
                         Place::Elsewhere => continue,
                         Place::OutsideBlocks(df) if df as usize == f => continue,
                         Place::OutsideBlocks(df) => {
