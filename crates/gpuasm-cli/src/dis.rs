@@ -3,7 +3,7 @@
 use crate::io::{read_input, write_atomically_file, Output};
 use anyhow::Result;
 use clap::Args;
-use gpuasm_spirv::binary::{words_from_bytes, words_from_hex_text, MAGIC};
+use gpuasm_spirv::binary::{words_from_hex_text, words_of_bytes, MAGIC};
 use gpuasm_spirv::dis::{self, DisError, DisOptions};
 use is_terminal::IsTerminal;
 use std::io::Write;
@@ -61,7 +61,11 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
     crate::alloc::use_huge_pages();
     let (bytes, name) = read_input(args.input.as_deref())?;
     let output = Output::from_arg(args.output.as_deref(), None);
-    let loaded = if is_binary(&bytes) { words_from_bytes(&bytes) } else { words_from_hex_text(&bytes) };
+    let loaded = if is_binary(&bytes) {
+        words_of_bytes(&bytes)
+    } else {
+        words_from_hex_text(&bytes).map(|(w, e)| (w.into(), e))
+    };
     let words = match loaded {
         Ok((w, _)) => w,
         Err(e) => {

@@ -3,7 +3,7 @@
 use crate::io::read_input;
 use anyhow::Result;
 use clap::Args;
-use gpuasm_spirv::binary::words_from_bytes;
+use gpuasm_spirv::binary::words_of_bytes;
 use gpuasm_spirv::validate::{validate, BlockLayout, Limits, ValOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
@@ -158,7 +158,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     // small tables: one shared heap would be contended.)
     crate::alloc::use_huge_pages();
     let (bytes, name) = read_input(args.input.as_deref())?;
-    let words = match words_from_bytes(&bytes) {
+    let words = match words_of_bytes(&bytes) {
         Ok((w, _)) => w,
         Err(e) => {
             messageln!("gpuasm: error: {name}: {e}");

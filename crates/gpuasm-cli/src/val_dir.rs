@@ -4,7 +4,7 @@
 
 use crate::io::write_stdout;
 use anyhow::{Context, Result};
-use gpuasm_spirv::binary::words_from_bytes;
+use gpuasm_spirv::binary::words_of_bytes;
 use gpuasm_spirv::validate::{validate, ValOptions};
 use is_terminal::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -44,7 +44,7 @@ fn check(path: &Path, options: &ValOptions) -> Option<String> {
         Ok(b) => b,
         Err(e) => return Some(format!("cannot read: {e}")),
     };
-    let words = match words_from_bytes(&bytes) {
+    let words = match words_of_bytes(&bytes) {
         Ok((w, _)) => w,
         Err(e) => return Some(e.to_string()),
     };

@@ -26,7 +26,7 @@
 
 pub mod encode;
 mod error;
-mod idmap;
+pub(crate) mod idmap;
 mod parser;
 mod words;
 
@@ -34,7 +34,9 @@ pub use error::{BinaryError, BinaryErrorKind};
 pub(crate) use idmap::IdMap;
 pub(crate) use parser::{literal_string_bytes, static_layouts, StoredInstruction};
 pub use parser::{ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand, ParserOptions};
-pub use words::{looks_like_hex_text, words_as_le_bytes, words_from_bytes, words_from_hex_text, Endian};
+pub use words::{
+    looks_like_hex_text, words_as_le_bytes, words_from_bytes, words_from_hex_text, words_of_bytes, Endian,
+};
 
 /// The SPIR-V magic number, as read in the module's own byte order.
 pub const MAGIC: u32 = 0x0723_0203;

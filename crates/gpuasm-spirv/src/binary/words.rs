@@ -36,6 +36,29 @@ pub fn words_from_bytes(bytes: &[u8]) -> Result<(Vec<u32>, Endian), BinaryError>
     Ok((words, if big { Endian::Big } else { Endian::Little }))
 }
 
+/// Like [`words_from_bytes`], but borrows the words when `bytes` already
+/// holds them in host order at a 4-byte boundary (a little-endian module
+/// read into memory or mapped from a file): no copy of a large module.
+///
+/// ```
+/// use gpuasm_spirv::binary::{words_of_bytes, Endian};
+/// let bytes: Vec<u8> = [0x0723_0203u32, 0x0001_0000, 0, 1, 0].iter().flat_map(|w| w.to_le_bytes()).collect();
+/// let (words, endian) = words_of_bytes(&bytes).unwrap();
+/// assert_eq!((words[0], endian), (0x0723_0203, Endian::Little));
+/// ```
+pub fn words_of_bytes(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, [u32]>, Endian), BinaryError> {
+    let big = bytes.len() >= 4 && u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == MAGIC;
+    if !big && bytes.len().is_multiple_of(4) {
+        // SAFETY: every bit pattern is a valid u32; `align_to` puts in the
+        // middle only the words that are properly aligned.
+        let (head, words, tail) = unsafe { bytes.align_to::<u32>() };
+        if head.is_empty() && tail.is_empty() {
+            return Ok((std::borrow::Cow::Borrowed(words), Endian::Little));
+        }
+    }
+    words_from_bytes(bytes).map(|(words, endian)| (std::borrow::Cow::Owned(words), endian))
+}
+
 /// True when the input looks like the hex-text form rather than a binary:
 /// only hex digits, `x`/`X`, commas and whitespace.
 pub fn looks_like_hex_text(bytes: &[u8]) -> bool {
