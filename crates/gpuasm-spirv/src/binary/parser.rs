@@ -299,6 +299,12 @@ impl<'w> InstructionParser<'w> {
         }
     }
 
+    /// Every result id read so far and its type (a type id its own), for
+    /// a keeper of the module: the walk is over or abandoned.
+    pub(crate) fn take_id_types(&mut self) -> IdTypes {
+        std::mem::replace(&mut self.id_types, IdTypes::with_cap(0))
+    }
+
     /// The number kind declared by a type id seen so far:
     /// [`NumberKind::None`] for other types, `None` for ids not (yet)
     /// declared as types.

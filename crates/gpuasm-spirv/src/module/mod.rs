@@ -11,6 +11,7 @@ pub(crate) mod dominators;
 pub mod functions;
 pub(crate) mod opcode_set;
 
+use crate::binary::idmap::IdTypes;
 use crate::binary::static_layouts;
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::InstructionInfo;
@@ -159,6 +160,9 @@ pub struct Module<'w> {
     layouts: &'static [&'static [ParsedOperand]],
     /// Result id → index of its defining instruction.
     pub(crate) defs: Defs,
+    /// Result id → its type, as the reader found them: one look-up for the
+    /// most asked question about an operand, where `defs` takes two.
+    id_types: IdTypes,
     /// The operands of every OpCapability (not the implied ones).
     pub(crate) declared_capabilities: rustc_hash::FxHashSet<u32>,
     /// Those and every capability they imply.
@@ -227,6 +231,7 @@ impl<'w> Module<'w> {
             };
             insts.push(kept);
         }
+        let id_types = parser.take_id_types();
         let mut m = Module {
             words,
             header,
@@ -235,6 +240,7 @@ impl<'w> Module<'w> {
             operands,
             layouts: static_layouts(),
             defs,
+            id_types,
             declared_capabilities: Default::default(),
             capabilities: Default::default(),
             present,
@@ -325,7 +331,7 @@ impl<'w> Module<'w> {
         self.operands_of(&self.insts[i])
     }
 
-    #[inline]
+    #[inline(always)]
     fn operands_of(&self, inst: &Inst) -> &[ParsedOperand] {
         let (at, len) = (inst.operands_at as usize, inst.operands_len as usize);
         if inst.operands_at & STATIC != 0 {
@@ -336,7 +342,7 @@ impl<'w> Module<'w> {
     }
 
     /// The first word of operand `k` of instruction `i`.
-    #[inline]
+    #[inline(always)]
     pub fn word(&self, i: usize, k: usize) -> u32 {
         let inst = &self.insts[i];
         let o = self.operands_of(inst)[k];
@@ -355,7 +361,7 @@ impl<'w> Module<'w> {
     }
 
     /// The instruction defining `id`.
-    #[inline]
+    #[inline(always)]
     pub fn def(&self, id: u32) -> Option<&Inst> {
         self.defs.get(id).map(|i| &self.insts[i])
     }
@@ -369,7 +375,11 @@ impl<'w> Module<'w> {
     /// The type id of a value id (0 if it has none).
     #[inline]
     pub fn type_of(&self, id: u32) -> u32 {
-        self.def(id).map_or(0, |d| d.result_type)
+        // The reader's table holds a type as its own type.
+        match self.id_types.type_of(id) {
+            Some(t) if t != id => t,
+            _ => 0,
+        }
     }
 
     /// Whether `id` is defined by a type declaration.
@@ -420,7 +430,7 @@ impl<'w> Module<'w> {
     }
 
     /// Word `k` (0 = opcode word) of the instruction defining `id`.
-    #[inline]
+    #[inline(always)]
     pub fn def_word(&self, id: u32, k: usize) -> Option<u32> {
         let d = self.def(id)?;
         (k < d.word_count as usize).then(|| self.words[d.offset as usize + k])
