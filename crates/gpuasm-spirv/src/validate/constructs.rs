@@ -146,9 +146,11 @@ impl Cfg<'_, '_> {
         out
     }
 
-    /// The blocks of a construct (spirv-val's `Construct::blocks`).
-    fn blocks_of(&self, c: &Construct, exit: usize, d: &Dominance) -> Vec<bool> {
-        let mut inside = vec![false; self.blocks.len()];
+    /// The blocks of a construct (spirv-val's `Construct::blocks`), in
+    /// binary order; `inside` marks them (and only them) afterwards.
+    fn blocks_of(&self, c: &Construct, exit: usize, d: &Dominance, inside: &mut Marks) -> Vec<usize> {
+        inside.clear();
+        let mut found = Vec::new();
         let cont = self.roles.targets[c.loop_header].1;
         let mut stack = vec![c.header];
         while let Some(x) = stack.pop() {
@@ -162,11 +164,13 @@ impl Cfg<'_, '_> {
                 let in_continue = c.kind == Kind::Loop && cont.is_some_and(|t| d.dominates(t, x));
                 !d.dominates(exit, x) && !in_continue
             };
-            if include && !std::mem::replace(&mut inside[x], true) {
+            if include && inside.mark(x) {
+                found.push(x);
                 stack.extend(self.structural[x].iter().copied());
             }
         }
-        inside
+        found.sort_unstable();
+        found
     }
 
     /// The header that names `b` as its merge block, if it dominates `b`,
@@ -227,7 +231,9 @@ impl Cfg<'_, '_> {
 /// The construct rules for one function; false when an error was reported.
 pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
     let d = Dominance::new(cfg);
-    let n = cfg.blocks.len();
+    // A construct holds few of a function's blocks: marks cleared in O(1)
+    // keep the rules linear in the sizes of the constructs.
+    let mut inside = Marks::new(cfg.blocks.len());
     let name = |b: usize| cfg.blocks[b].label;
     for c in cfg.constructs() {
         if !cfg.reachable[c.header] {
@@ -263,9 +269,10 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
             );
             return false;
         }
-        let inside = cfg.blocks_of(&c, exit, &d);
-        for x in (0..n).filter(|&x| inside[x]) {
-            if cfg.succ[x].iter().any(|&s| !inside[s] && !cfg.is_structured_exit(&c, s, &d)) {
+        let blocks = cfg.blocks_of(&c, exit, &d, &mut inside);
+        let inside = &inside;
+        for x in blocks {
+            if cfg.succ[x].iter().any(|&s| !inside.has(s) && !cfg.is_structured_exit(&c, s, &d)) {
                 let (bx, h) = (r.id(name(x)), r.id(name(c.header)));
                 r.error(
                     ErrorKind::StructuredControlFlow,
@@ -278,7 +285,7 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
                 continue;
             }
             // Entered only through the header.
-            if let Some(&p) = cfg.preds[x].iter().find(|&&p| cfg.reachable[p] && !inside[p]) {
+            if let Some(&p) = cfg.preds[x].iter().find(|&&p| cfg.reachable[p] && !inside.has(p)) {
                 r.error(
                     ErrorKind::StructuredControlFlow,
                     cfg.label(p),
@@ -292,7 +299,7 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
             }
             // A header inside holds its merge block inside too.
             if let (Some(_), (Some(inner_merge), _)) = (cfg.roles.merge_inst[x], cfg.roles.targets[x]) {
-                if cfg.reachable[inner_merge] && !inside[inner_merge] {
+                if cfg.reachable[inner_merge] && !inside.has(inner_merge) {
                     let (hx, hb, mm) = (r.id(name(x)), r.id(name(c.header)), r.id(name(inner_merge)));
                     r.error(
                         ErrorKind::StructuredControlFlow,
@@ -309,7 +316,7 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
         if c.kind == Kind::Loop {
             if let Some(t) = cfg.roles.targets[c.header].1.filter(|&t| t != c.header) {
                 let outsider =
-                    cfg.preds[t].iter().find(|&&p| cfg.reachable[p] && !inside[p] && !cfg.edges.contains(&(p, t)));
+                    cfg.preds[t].iter().find(|&&p| cfg.reachable[p] && !inside.has(p) && !cfg.edges.contains(&(p, t)));
                 if let Some(&p) = outsider {
                     let (bp, bc, bh) = (r.id(name(p)), r.id(name(t)), r.id(name(c.header)));
                     r.error(
@@ -324,7 +331,9 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
             }
         }
         if c.kind == Kind::Selection && cfg.terminator(c.header) == op::OpSwitch {
-            let cases = Cases { cfg, d: &d, construct: &c, merge: exit, switch: cfg.blocks[c.header].insts.end - 1 };
+            let visited = std::cell::RefCell::new(Marks::new(cfg.blocks.len()));
+            let switch = cfg.blocks[c.header].insts.end - 1;
+            let cases = Cases { cfg, d: &d, construct: &c, merge: exit, switch, visited: &visited };
             if !cases.check(r) {
                 return false;
             }
@@ -344,6 +353,8 @@ struct Cases<'a, 'b, 'm> {
     construct: &'a Construct,
     merge: usize,
     switch: usize,
+    /// The blocks a case's walk has seen.
+    visited: &'a std::cell::RefCell<Marks>,
 }
 
 impl Cases<'_, '_, '_> {
@@ -432,10 +443,11 @@ impl Cases<'_, '_, '_> {
     fn fall_through(&self, target: usize, case_targets: &FxHashSet<u32>, r: &mut Report) -> Option<u32> {
         let cfg = self.cfg;
         let mut fall = 0u32;
-        let mut visited = vec![false; cfg.blocks.len()];
+        let mut visited = self.visited.borrow_mut();
+        visited.clear();
         let mut stack = vec![target];
         while let Some(b) = stack.pop() {
-            if b == self.merge || std::mem::replace(&mut visited[b], true) {
+            if b == self.merge || !visited.mark(b) {
                 continue;
             }
             if cfg.reachable[target] && cfg.reachable[b] && self.d.dominates(target, b) {
@@ -475,5 +487,35 @@ impl Cases<'_, '_, '_> {
             }
         }
         Some(fall)
+    }
+}
+
+/// A set of blocks that empties in O(1): a block is in it when its stamp is
+/// the current generation.
+struct Marks {
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks { stamp: vec![0; n], generation: 1 }
+    }
+
+    fn clear(&mut self) {
+        self.generation += 1;
+        if self.generation == u32::MAX {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+    }
+
+    /// Adds `b`; false if it was there.
+    fn mark(&mut self, b: usize) -> bool {
+        std::mem::replace(&mut self.stamp[b], self.generation) != self.generation
+    }
+
+    fn has(&self, b: usize) -> bool {
+        self.stamp[b] == self.generation
     }
 }

@@ -402,6 +402,11 @@ fn validate_on(
     let memory: schedule::Pass = &|r| memory::check(module, options, vulkan, r);
     let operands: schedule::Pass = &|r| operands::check(module, options.target_env, r);
     let dominance: schedule::Pass = &|r| dominance::check(module, limits, r);
+    let logical: schedule::Pass = &|r| {
+        if !options.relax_logical_pointer {
+            logical_pointers::check(module, r)
+        }
+    };
     // These only read the module; spirv-val reports the first that fails.
     let independent: &[schedule::Pass] = &[
         &|r| entry_points::check_names(module, r),
@@ -456,14 +461,10 @@ fn validate_on(
         &|r| execution_limits::check(module, options.target_env, r),
         &|r| small_types::check_uses(module, shader(), r),
         &|r| images::check_late(module, r),
-        &|r| {
-            if !options.relax_logical_pointer {
-                logical_pointers::check(module, r)
-            }
-        },
+        logical,
     ];
     let new_report = || Report { module, options, errors: Vec::new(), limit, names: None };
-    let long_first = &[dominance, operands, memory];
+    let long_first = &[dominance, operands, memory, logical];
     match board {
         Some(board) => board.work(&new_report, ordered, independent, long_first),
         None => schedule::run(&new_report, ordered, independent, long_first, schedule::threads()),
