@@ -3,7 +3,8 @@
 //! blocks are headers, merge blocks and continue targets, and of which
 //! header. Computed once per function by `dominance` and read by the
 //! structured-control-flow rules (`structure`, `constructs`) and the
-//! nesting-depth limit.
+//! nesting-depth limit. Kept apart from `structure` so that `constructs`,
+//! which `structure` calls, need not import it back.
 
 use crate::grammar::op;
 use crate::module::functions::Block;

@@ -2,7 +2,8 @@
 //! after the mask) read besides the module: an image type's operands
 //! ([`ImageInfo`]), spirv-val's type questions ([`Types`]), the module-wide
 //! facts and options they depend on ([`Context`]) and the value of an
-//! integer constant.
+//! integer constant. Kept apart from `images` so that `image_operands`,
+//! which `images` calls, need not import it back.
 
 use crate::grammar::{dim, op};
 use crate::module::Module;

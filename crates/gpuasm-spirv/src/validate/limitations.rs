@@ -4,7 +4,8 @@
 //! limits (`glsl`, `images`, `scopes`, `storage_models` and the
 //! opcode table in `execution_limits`) describe them with these types;
 //! `execution_limits` gathers them and checks each entry point's call
-//! graph against them.
+//! graph against them. Kept apart from `execution_limits` so that the rule
+//! areas it calls need not import it back.
 
 use crate::grammar::{execution_mode as mode, execution_model as em};
 use crate::module::Module;

@@ -1,7 +1,9 @@
 //! The numeric shape of a type (a scalar or vector of floats, integers or
 //! booleans: base, width, component count) and the value of a 32-bit
-//! integer constant: the two questions the operand rules
-//! (`operands`) and the passes they call ask of most operands.
+//! integer constant: what the operand rules (`operands`), the passes they
+//! call (`arithmetics`, `bit_fields`, `logicals`, ...) and a few other rule
+//! areas ask of most operands. Kept apart from `operands` so that those
+//! passes need not import the module that calls them.
 
 use crate::grammar::op;
 use crate::module::Module;

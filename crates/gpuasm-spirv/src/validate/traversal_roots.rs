@@ -1,7 +1,8 @@
 //! spirv-val's traversal roots of a block graph: where its depth-first
 //! traversals start, so that blocks nothing reaches from the entry are
 //! visited too. `structure` roots its augmented graph (back-edges) and
-//! `constructs` its reversed graph (post-dominance) there.
+//! `constructs` its reversed graph (post-dominance) there; on its own so
+//! that `constructs`, which `structure` calls, need not import `structure`.
 
 /// spirv-val's traversal roots of a graph whose blocks are taken in
 /// `order`: the blocks without predecessors, then one block of each cycle
