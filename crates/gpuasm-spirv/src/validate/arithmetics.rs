@@ -3,7 +3,7 @@
 //! vector and matrix products, and the fused multiply-add of SPV_KHR_fma, in
 //! spirv-val's words and order (validate_arithmetics.cpp).
 
-use super::operands::shape;
+use super::shapes::shape;
 use super::Report;
 use crate::grammar::{capability, fp_encoding, op};
 use crate::module::Module;

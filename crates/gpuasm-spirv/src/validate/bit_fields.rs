@@ -5,7 +5,7 @@
 //! (VUID-RuntimeSpirv-None-10824), in spirv-val's words and order
 //! (validate_bitwise.cpp).
 
-use super::operands::shape;
+use super::shapes::shape;
 use crate::grammar::op;
 use crate::module::Module;
 
@@ -18,7 +18,7 @@ fn operand_type(m: &Module, i: usize, k: usize) -> u32 {
     }
 }
 
-fn int(m: &Module, ty: u32) -> Option<super::operands::Shape> {
+fn int(m: &Module, ty: u32) -> Option<super::shapes::Shape> {
     shape(m, ty).filter(|s| s.base == op::OpTypeInt)
 }
 

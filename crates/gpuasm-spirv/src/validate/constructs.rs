@@ -18,7 +18,8 @@
 //! leads to every block without successors, then to one block of each
 //! cycle that reaches none (taken in reverse binary order, as spirv-val).
 
-use super::structure::{traversal_roots, Roles};
+use super::block_roles::Roles;
+use super::traversal_roots::traversal_roots;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
 use crate::module::dominators::{dominators, DomTree};

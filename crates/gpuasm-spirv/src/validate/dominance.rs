@@ -4,8 +4,9 @@
 //! Dominators come from the control-flow graph of each function
 //! ([`crate::module::dominators`]).
 
+use super::block_roles::{self, Roles};
 use super::limits::Limits;
-use super::structure::{self, Roles};
+use super::structure;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{capability, op};
@@ -169,7 +170,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             }
         }
         if shader {
-            let roles = structure::roles(m, &func.blocks, &|id| block_index.get(&id).copied());
+            let roles = block_roles::roles(m, &func.blocks, &|id| block_index.get(&id).copied());
             let depths = nesting_depths(idom, rpo, &roles);
             if let Some(b) = depths.iter().position(|&d| d > limits.max_control_flow_nesting_depth) {
                 r.error(ErrorKind::Limit, func.blocks[b].insts.start, "Maximum Control Flow nesting depth exceeded.");

@@ -9,88 +9,17 @@
 //! every limit it breaks on the following lines.
 //!
 //! Rule areas contribute through [`SOURCES`]: each source says, for one
-//! instruction, which limits it puts on its function.
+//! instruction, which limits it puts on its function, in the terms of
+//! `limitations` (which the rule areas import instead of this module, so
+//! that the imports run one way).
 
+use super::limitations::{Context, Limitation, ModeNeed, Models, DERIVATIVE_MODELS};
 use super::{ErrorKind, Report};
-use crate::grammar::{execution_mode as mode, execution_model as em, op};
+use crate::grammar::{execution_model as em, op};
 use crate::module::opcode_set::OpcodeSet;
 use crate::module::{entry_points_reaching, Module};
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// A set of execution models, as a limit names it.
-#[derive(Copy, Clone)]
-pub(crate) enum Models {
-    /// Only these.
-    Only(&'static [u32]),
-    /// All but these.
-    Not(&'static [u32]),
-}
-
-impl Models {
-    fn allows(self, model: u32) -> bool {
-        match self {
-            Models::Only(list) => list.contains(&model),
-            Models::Not(list) => !list.contains(&model),
-        }
-    }
-}
-
-/// What an entry point's execution modes must provide.
-#[derive(Copy, Clone)]
-pub(crate) enum ModeNeed {
-    /// GLCompute, MeshEXT and TaskEXT entry points need DerivativeGroupQuadsKHR
-    /// or DerivativeGroupLinearKHR.
-    DerivativeGroup,
-    /// A fragment shader interlock mode.
-    Interlock,
-}
-
-impl ModeNeed {
-    fn met(self, models: &[u32], modes: &FxHashSet<u32>) -> bool {
-        match self {
-            ModeNeed::DerivativeGroup => {
-                !models.iter().any(|&x| matches!(x, em::GLCompute | em::MeshEXT | em::TaskEXT))
-                    || modes.contains(&mode::DerivativeGroupQuadsKHR)
-                    || modes.contains(&mode::DerivativeGroupLinearKHR)
-            }
-            ModeNeed::Interlock => INTERLOCK_MODES.iter().any(|x| modes.contains(x)),
-        }
-    }
-}
-
-const INTERLOCK_MODES: &[u32] = &[
-    mode::PixelInterlockOrderedEXT,
-    mode::PixelInterlockUnorderedEXT,
-    mode::SampleInterlockOrderedEXT,
-    mode::SampleInterlockUnorderedEXT,
-    mode::ShadingRateInterlockOrderedEXT,
-    mode::ShadingRateInterlockUnorderedEXT,
-];
-
-/// One limit an instruction puts on the entry points reaching its function,
-/// with spirv-val's words for it.
-pub(crate) enum Limitation {
-    Model(Models, String),
-    Modes(ModeNeed, String),
-}
-
-/// What the sources may look at.
-pub(crate) struct Context<'a, 'w> {
-    pub m: &'a Module<'w>,
-    pub vulkan: bool,
-}
-
-impl Context<'_, '_> {
-    /// spirv-val's `VkErrorID`: the VUID prefix, in Vulkan only.
-    pub fn vuid(&self, name: &str) -> String {
-        if self.vulkan {
-            format!("[VUID-StandaloneSpirv-{name}] ")
-        } else {
-            String::new()
-        }
-    }
-}
 
 /// A rule area's limits for instruction `i` (inside a function).
 pub(crate) type Source = fn(&Context, usize, &mut Vec<Limitation>);
@@ -146,9 +75,6 @@ static DERIVATIVES: OpcodeSet = OpcodeSet::new(&[
     op::OpDPdyCoarse,
     op::OpFwidthCoarse,
 ]);
-
-/// Fragment, compute, mesh and task shaders: where derivatives are defined.
-pub(crate) const DERIVATIVE_MODELS: &[u32] = &[em::Fragment, em::GLCompute, em::MeshEXT, em::TaskEXT];
 
 const FRAGMENT: &[u32] = &[em::Fragment];
 

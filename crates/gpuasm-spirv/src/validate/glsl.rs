@@ -3,8 +3,8 @@
 //! functions, integer functions, the 16/32-bit float functions) and the
 //! interpolation functions' Interpolant.
 
-use super::execution_limits::{Context, Limitation, Models};
-use super::operands::{shape, Shape};
+use super::limitations::{Context, Limitation, Models};
+use super::shapes::{shape, Shape};
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::op;

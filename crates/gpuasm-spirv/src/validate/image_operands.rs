@@ -4,7 +4,7 @@
 //! needs, and the memory scope of the texel availability operands, in
 //! spirv-val's order and words.
 
-use super::images::{Context, ImageInfo};
+use super::image_context::{Context, ImageInfo};
 use crate::grammar::image_operands as bit;
 use crate::grammar::{capability as cap, op, scope, OperandKind};
 
@@ -143,7 +143,7 @@ pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> 
             return Some("Image Operand ConstOffsets cannot be used with Cube Image 'Dim'".into());
         }
         let array = ty(k);
-        let length = m.def_word(array, 3).and_then(|n| super::images::uint_constant(m, n));
+        let length = m.def_word(array, 3).and_then(|n| super::image_context::uint_constant(m, n));
         if m.def_opcode(array) != Some(op::OpTypeArray) || length != Some(4) {
             return Some("Expected Image Operand ConstOffsets to be an array of size 4".into());
         }

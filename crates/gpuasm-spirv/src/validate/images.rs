@@ -5,205 +5,17 @@
 //! pointers, sampling, fetching, gathering, reading and writing (sparse forms
 //! included: their result is a struct of a residency code and a texel),
 //! queries, and the decorations the QCOM image-processing instructions need.
-//! The image operands that follow the mask are checked in `image_operands`.
+//! The image operands that follow the mask are checked in `image_operands`;
+//! what both read besides the module is in `image_context`.
 
-use super::execution_limits::{Context as LimitContext, Limitation, ModeNeed, Models, DERIVATIVE_MODELS};
+use super::image_context::{uint_constant, Context, ImageInfo};
 use super::image_operands;
+use super::limitations::{Context as LimitContext, Limitation, ModeNeed, Models, DERIVATIVE_MODELS};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, decoration, dim, image_format, op, OperandKind};
 use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
-
-/// An image type's operands (of an OpTypeImage, or of the image type an
-/// OpTypeSampledImage names).
-#[derive(Copy, Clone, PartialEq, Eq)]
-pub(super) struct ImageInfo {
-    pub sampled_type: u32,
-    pub dim: u32,
-    pub depth: u32,
-    pub arrayed: u32,
-    pub ms: u32,
-    pub sampled: u32,
-    pub format: u32,
-    pub access: Option<u32>,
-}
-
-impl ImageInfo {
-    pub fn of(m: &Module, mut ty: u32) -> Option<ImageInfo> {
-        if m.def_opcode(ty) == Some(op::OpTypeSampledImage) {
-            ty = m.def_word(ty, 2)?;
-        }
-        if m.def_opcode(ty) != Some(op::OpTypeImage) {
-            return None;
-        }
-        let w = |k| m.def_word(ty, k);
-        Some(ImageInfo {
-            sampled_type: w(2)?,
-            dim: w(3)?,
-            depth: w(4)?,
-            arrayed: w(5)?,
-            ms: w(6)?,
-            sampled: w(7)?,
-            format: w(8)?,
-            access: w(9),
-        })
-    }
-
-    /// Coordinate components addressing one plane: a Cube takes a direction.
-    pub fn plane_size(&self) -> u32 {
-        match self.dim {
-            dim::_1D | dim::Buffer => 1,
-            dim::_2D | dim::Rect | dim::SubpassData | dim::TileImageDataEXT => 2,
-            dim::_3D | dim::Cube => 3,
-            _ => 0,
-        }
-    }
-
-    /// 1D, 2D, 3D or Cube: the dimensions with levels of detail.
-    pub fn mipmapped_dim(&self) -> bool {
-        matches!(self.dim, dim::_1D | dim::_2D | dim::_3D | dim::Cube)
-    }
-}
-
-/// Type questions in spirv-val's sense (a type's dimension and component
-/// type; 0 where it has none).
-pub(super) struct Types<'a, 'w>(pub &'a Module<'w>);
-
-impl Types<'_, '_> {
-    fn opcode(&self, ty: u32) -> Option<u16> {
-        self.0.def_opcode(ty)
-    }
-    pub fn is_float(&self, ty: u32) -> bool {
-        self.opcode(ty) == Some(op::OpTypeFloat)
-    }
-    pub fn is_int(&self, ty: u32) -> bool {
-        self.opcode(ty) == Some(op::OpTypeInt)
-    }
-    fn vector_of(&self, ty: u32, scalar: impl Fn(u32) -> bool) -> bool {
-        self.opcode(ty) == Some(op::OpTypeVector) && scalar(self.component(ty))
-    }
-    pub fn is_float_vector(&self, ty: u32) -> bool {
-        self.vector_of(ty, |c| self.is_float(c))
-    }
-    pub fn is_int_vector(&self, ty: u32) -> bool {
-        self.vector_of(ty, |c| self.is_int(c))
-    }
-    pub fn is_float_scalar_or_vector(&self, ty: u32) -> bool {
-        self.is_float(ty) || self.is_float_vector(ty)
-    }
-    pub fn is_int_scalar_or_vector(&self, ty: u32) -> bool {
-        self.is_int(ty) || self.is_int_vector(ty)
-    }
-    /// Components of a scalar (1), vector or matrix.
-    pub fn dimension(&self, ty: u32) -> u32 {
-        match self.opcode(ty) {
-            Some(op::OpTypeFloat | op::OpTypeInt | op::OpTypeBool) => 1,
-            Some(op::OpTypeVector | op::OpTypeMatrix) => self.0.def_word(ty, 3).unwrap_or(0),
-            _ => 0,
-        }
-    }
-    /// The scalar type of a scalar, vector or matrix (an array's element).
-    pub fn component(&self, ty: u32) -> u32 {
-        match self.opcode(ty) {
-            Some(op::OpTypeFloat | op::OpTypeInt | op::OpTypeBool | op::OpTypePointer) => ty,
-            Some(op::OpTypeMatrix) => self.component(self.0.def_word(ty, 2).unwrap_or(0)),
-            Some(op::OpTypeVector | op::OpTypeArray | op::OpTypeRuntimeArray) => self.0.def_word(ty, 2).unwrap_or(0),
-            _ => 0,
-        }
-    }
-    pub fn bit_width(&self, ty: u32) -> u32 {
-        let c = self.component(ty);
-        match self.opcode(c) {
-            Some(op::OpTypeFloat | op::OpTypeInt) => self.0.def_word(c, 2).unwrap_or(0),
-            Some(op::OpTypeBool) => 1,
-            _ => 0,
-        }
-    }
-    /// A 2- or 4-component vector of 16-bit floats.
-    fn is_half_vector_2_or_4(&self, ty: u32) -> bool {
-        self.is_float_vector(ty) && matches!(self.dimension(ty), 2 | 4) && self.bit_width(ty) == 16
-    }
-}
-
-/// What the rules need besides the module.
-pub(super) struct Context<'a, 'w> {
-    pub m: &'a Module<'w>,
-    pub t: Types<'a, 'w>,
-    pub vulkan: bool,
-    pub opencl: bool,
-    /// Declared and implied capabilities.
-    pub caps: FxHashSet<u32>,
-    /// (target, decoration) of every OpDecorate and group decoration.
-    decorations: FxHashSet<(u32, u32)>,
-    /// The OpLabel index of the block each instruction stands in.
-    block: Vec<u32>,
-    /// `--before-hlsl-legalization`: OpPhi may choose images and samplers,
-    /// Offset may stand anywhere.
-    pub before_hlsl: bool,
-    /// `--allow-offset-texture-operand` (maintenance8): Offset on any image
-    /// instruction in Vulkan.
-    pub offset_anywhere: bool,
-}
-
-impl<'a, 'w> Context<'a, 'w> {
-    fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValOptions) -> Self {
-        let mut decorations = FxHashSet::default();
-        let mut groups: Vec<(u32, u32)> = Vec::new();
-        let mut block = vec![u32::MAX; m.insts.len()];
-        let mut label = u32::MAX;
-        for (i, inst) in m.insts.iter().enumerate() {
-            match inst.opcode() {
-                op::OpDecorate | op::OpDecorateId | op::OpDecorateString => {
-                    decorations.insert((m.word(i, 0), m.word(i, 1)));
-                }
-                op::OpGroupDecorate => groups.extend((1..m.operands(i).len()).map(|k| (m.word(i, 0), m.word(i, k)))),
-                // Modules are shorter than 2^31 words (`Module::read`).
-                op::OpLabel => label = i as u32,
-                op::OpFunctionEnd => label = u32::MAX,
-                _ => {}
-            }
-            block[i] = label;
-        }
-        for (group, target) in groups {
-            let applied: Vec<u32> = decorations.iter().filter(|(t, _)| *t == group).map(|&(_, d)| d).collect();
-            decorations.extend(applied.into_iter().map(|d| (target, d)));
-        }
-        Context {
-            m,
-            t: Types(m),
-            vulkan: matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14),
-            opencl: matches!(env, TargetEnv::OpenCl { .. }),
-            caps: super::capabilities::with_implied(m).clone(),
-            decorations,
-            block,
-            before_hlsl: options.before_hlsl_legalization,
-            offset_anywhere: options.before_hlsl_legalization || options.allow_offset_texture_operand,
-        }
-    }
-
-    pub fn has(&self, capability: u32) -> bool {
-        self.caps.contains(&capability)
-    }
-
-    fn decorated(&self, id: u32, dec: u32) -> bool {
-        self.decorations.contains(&(id, dec))
-    }
-
-    /// spirv-val's `[VUID-...]` prefix, in Vulkan only.
-    pub fn vuid(&self, name: &str) -> String {
-        if self.vulkan {
-            format!("[VUID-StandaloneSpirv-{name}] ")
-        } else {
-            String::new()
-        }
-    }
-
-    /// The type of operand `k` of instruction `i`.
-    pub fn operand_type(&self, i: usize, k: usize) -> u32 {
-        self.m.type_of(self.m.word(i, k))
-    }
-}
 
 /// A broken rule: the instruction to report and the message.
 type Failure = (usize, String);
@@ -778,22 +590,6 @@ fn texel_pointer(cx: &Context, i: usize) -> Result<(), Failure> {
         );
     }
     Ok(())
-}
-
-/// The value of an integer OpConstant or OpConstantNull (spirv-val's
-/// `EvalConstantValUint64`; specialization constants have none).
-pub(super) fn uint_constant(m: &Module, id: u32) -> Option<u64> {
-    if m.def_opcode(m.type_of(id)) != Some(op::OpTypeInt) {
-        return None;
-    }
-    match m.def_opcode(id)? {
-        op::OpConstantNull => Some(0),
-        op::OpConstant => {
-            let low = m.def_word(id, 3)? as u64;
-            Some(low | (m.def_word(id, 4).unwrap_or(0) as u64) << 32)
-        }
-        _ => None,
-    }
 }
 
 fn is_sparse(opcode: u16) -> bool {

@@ -4,7 +4,7 @@
 //! pointers with variable pointers; images and samplers with
 //! BindlessTextureNV), in spirv-val's words and order (validate_logicals.cpp).
 
-use super::operands::shape;
+use super::shapes::shape;
 use crate::grammar::{addressing_model, capability, op};
 use crate::module::Module;
 use rustc_hash::FxHashSet;

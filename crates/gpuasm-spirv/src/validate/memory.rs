@@ -1335,7 +1335,7 @@ impl Ctx<'_, '_> {
             ));
         }
         if ptr_opcode == op::OpTypePointer
-            && !super::operands::shape(m, pointee).is_some_and(|s| matches!(s.base, op::OpTypeInt | op::OpTypeFloat))
+            && !super::shapes::shape(m, pointee).is_some_and(|s| matches!(s.base, op::OpTypeInt | op::OpTypeFloat))
         {
             let p = r.id(ptr);
             return Some(format!("{opname} Pointer <id> {p}s Type must be a scalar or vector type."));

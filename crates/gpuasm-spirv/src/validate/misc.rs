@@ -4,7 +4,7 @@
 //! and the operands of OpAssumeTrueKHR and OpExpectKHR
 //! (SPV_KHR_expect_assume).
 
-use super::operands::shape;
+use super::shapes::shape;
 use crate::grammar::op;
 use crate::module::Module;
 

@@ -7,7 +7,7 @@
 //! every scope operand (a 32-bit constant naming a scope) come first, with
 //! the other operand checks.
 
-use super::operands::{int32_constant, shape};
+use super::shapes::{int32_constant, shape};
 use crate::grammar::{group_operation as group, op, scope};
 use crate::module::{is_constant, Module};
 use crate::TargetEnv;

@@ -4,7 +4,7 @@
 //! for the width conversions, and OpQuantizeToF16 on 32-bit floats, in
 //! spirv-val's words and order (validate_conversion.cpp).
 
-use super::operands::{shape, Shape};
+use super::shapes::{shape, Shape};
 use crate::grammar::op;
 use crate::module::Module;
 

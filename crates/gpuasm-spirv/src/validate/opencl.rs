@@ -4,7 +4,7 @@
 //! operands of the result type, integer ones, pointer-writing ones, the
 //! vector loads and stores, printf...), checked in spirv-val's order.
 
-use super::operands::shape;
+use super::shapes::shape;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{op, ExtInstInfo};

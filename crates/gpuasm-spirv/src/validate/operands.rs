@@ -3,52 +3,15 @@
 //! types their descriptions require (spec 3.32), parameters match the
 //! function type and returned values the return type.
 
+use super::shapes::{int32_constant, shape, Shape};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op, OperandKind};
 use crate::module::Module;
 use crate::TargetEnv;
 
-/// A scalar or vector of numbers or booleans.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(super) struct Shape {
-    /// OpTypeFloat, OpTypeInt or OpTypeBool.
-    pub base: u16,
-    pub width: u32,
-    pub count: u32,
-    /// The scalar (component) type id.
-    pub scalar: u32,
-    /// Floats with an explicit encoding (bfloat16, fp8...).
-    pub encoded: bool,
-}
-
 /// A 32-bit integer scalar type.
 fn is_int32(m: &Module, ty: u32) -> bool {
     shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32)
-}
-
-/// The value of a 32-bit integer constant as spirv-val evaluates it
-/// (OpConstantNull is 0; specialization constants are not constant).
-pub(super) fn int32_constant(m: &Module, id: u32) -> Option<u32> {
-    match m.def_opcode(id)? {
-        op::OpConstant => m.def_word(id, 3),
-        op::OpConstantNull => Some(0),
-        _ => None,
-    }
-}
-
-pub(super) fn shape(m: &Module, ty: u32) -> Option<Shape> {
-    let (scalar, count) = match m.def_opcode(ty)? {
-        op::OpTypeVector => (m.def_word(ty, 2)?, m.def_word(ty, 3)?),
-        _ => (ty, 1),
-    };
-    let base = m.def_opcode(scalar)?;
-    let width = match base {
-        op::OpTypeFloat | op::OpTypeInt => m.def_word(scalar, 2)?,
-        op::OpTypeBool => 1,
-        _ => return None,
-    };
-    let encoded = base == op::OpTypeFloat && m.operands_len_of(scalar) > 2;
-    Some(Shape { base, width, count, scalar, encoded })
 }
 
 /// Kinds of types these rules do not cover (cooperative matrices and

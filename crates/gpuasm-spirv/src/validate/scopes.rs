@@ -6,7 +6,7 @@
 //! its function to.
 
 use super::atomic_opcodes::ATOMIC_SET;
-use super::execution_limits::{Context, Limitation, Models};
+use super::limitations::{Context, Limitation, Models};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability as cap, execution_model as em, memory_model, op, scope, OperandKind};
 use crate::module::Module;

@@ -4,7 +4,7 @@
 //! ray tracing and mesh classes everywhere; Output and Workgroup in Vulkan.
 //! Stores to HitAttributeKHR are for intersection shaders only.
 
-use super::execution_limits::{Context, Limitation, Models};
+use super::limitations::{Context, Limitation, Models};
 use crate::grammar::{execution_model as em, op, storage_class as sc, OperandKind};
 
 /// A storage class, the execution models that may use it, whether only

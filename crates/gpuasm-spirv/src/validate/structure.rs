@@ -11,97 +11,15 @@
 //! back-edges are found from an "augmented" graph whose pseudo-entry (node
 //! 0, blocks shifted by one) leads to every block nothing else reaches.
 
+use super::block_roles::Roles;
 use super::constructs;
+use super::traversal_roots::traversal_roots;
 use super::{ErrorKind, Report};
 use crate::grammar::op;
 use crate::module::dominators::postorder;
 use crate::module::functions::Block;
 use crate::module::Module;
 use rustc_hash::FxHashMap;
-
-/// Structured-control-flow roles of a function's blocks, from their merge
-/// instructions.
-pub(super) struct Roles {
-    /// The block ends with OpSelectionMerge or OpLoopMerge (its index).
-    pub merge_inst: Vec<Option<usize>>,
-    /// For a merge block, the (first) header naming it.
-    pub merge_of: Vec<Option<usize>>,
-    /// For a continue target, its (first) loop header.
-    pub continue_of: Vec<Option<usize>>,
-    /// Per header: its merge block and, for a loop, its continue target
-    /// (blocks of this function only).
-    pub targets: Vec<(Option<usize>, Option<usize>)>,
-}
-
-pub(super) fn roles(m: &Module, blocks: &[Block], index: &dyn Fn(u32) -> Option<usize>) -> Roles {
-    let n = blocks.len();
-    let mut roles = Roles {
-        merge_inst: vec![None; n],
-        merge_of: vec![None; n],
-        continue_of: vec![None; n],
-        targets: vec![(None, None); n],
-    };
-    for (b, Block { insts: range, .. }) in blocks.iter().enumerate() {
-        if range.len() < 2 {
-            continue;
-        }
-        let i = range.end - 2;
-        let opcode = m.opcode(i);
-        if opcode != op::OpSelectionMerge && opcode != op::OpLoopMerge {
-            continue;
-        }
-        roles.merge_inst[b] = Some(i);
-        let merge = index(m.word(i, 0));
-        if let Some(t) = merge {
-            roles.merge_of[t].get_or_insert(b);
-        }
-        let mut cont = None;
-        if opcode == op::OpLoopMerge {
-            cont = index(m.word(i, 1));
-            if let Some(t) = cont {
-                roles.continue_of[t].get_or_insert(b);
-            }
-        }
-        roles.targets[b] = (merge, cont);
-    }
-    roles
-}
-
-/// spirv-val's traversal roots of a graph whose blocks are taken in
-/// `order`: the blocks without predecessors, then one block of each cycle
-/// that nothing taken so far reaches.
-pub(super) fn traversal_roots(succ: &[Vec<usize>], order: impl Iterator<Item = usize> + Clone) -> Vec<usize> {
-    let n = succ.len();
-    let mut has_pred = vec![false; n];
-    for s in succ.iter().flatten() {
-        has_pred[*s] = true;
-    }
-    let mut visited = vec![false; n];
-    let mut roots = Vec::new();
-    let visit_from = |root: usize, visited: &mut Vec<bool>| {
-        let mut stack = vec![root];
-        visited[root] = true;
-        while let Some(b) = stack.pop() {
-            for &s in &succ[b] {
-                if !visited[s] {
-                    visited[s] = true;
-                    stack.push(s);
-                }
-            }
-        }
-    };
-    for b in order.clone().filter(|&b| !has_pred[b]) {
-        roots.push(b);
-        visit_from(b, &mut visited);
-    }
-    for b in order {
-        if !visited[b] {
-            roots.push(b);
-            visit_from(b, &mut visited);
-        }
-    }
-    roots
-}
 
 /// `succ` behind a pseudo-entry (node 0; block `b` becomes node `b + 1`)
 /// whose successors are the traversal roots in binary order.

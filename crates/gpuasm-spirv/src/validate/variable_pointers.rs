@@ -358,7 +358,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         if self.contains_matrix(pointee, 0) {
             return Some(MATRIX);
         }
-        let float = super::operands::shape(m, pointee).is_some_and(|s| s.base == op::OpTypeFloat);
+        let float = super::shapes::shape(m, pointee).is_some_and(|s| s.base == op::OpTypeFloat);
         if float {
             return self.trace(i, true, &mut |k| self.steps_into_matrix(k, false));
         }
