@@ -12,9 +12,10 @@ mod lex;
 pub(crate) mod literal;
 mod raw_bytes;
 
+#[cfg(feature = "test-switches")]
+pub use assemble::segments_adopted;
 pub use assemble::{
-    assemble, assemble_to_writer, assemble_with_warnings, segments_adopted, AsmOptions, Assembled, StreamError,
-    Streamed,
+    assemble, assemble_to_writer, assemble_with_warnings, AsmOptions, Assembled, StreamError, Streamed,
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use lex::{Lexer, Token, TokenKind};
