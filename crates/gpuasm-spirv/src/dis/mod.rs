@@ -8,7 +8,7 @@
 
 mod cfg;
 pub mod names;
-pub mod number;
+pub(crate) mod number;
 mod split;
 
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
