@@ -8,7 +8,7 @@
 //!
 //! The module owns [`AsmOptions`] (one switch per spirv-as option), the
 //! entry points ([`assemble`], [`assemble_with_warnings`],
-//! [`assemble_to_writer`]), the [`Lexer`], and the errors: every problem in
+//! [`assemble_to_writer`]), the lexer, and the errors: every problem in
 //! the text is a [`Diagnostic`] (collected in [`Diagnostics`]); only
 //! streaming adds [`StreamError`], for a failed write.
 //!
