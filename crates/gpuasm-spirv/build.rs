@@ -365,7 +365,7 @@ fn main() {
     // Opcode constants named as in the specification.
     writeln!(
         out,
-        "/// Opcode constants, named as in the specification.\n#[allow(non_upper_case_globals)]\npub mod op {{"
+        "/// Opcode constants, named as in the specification.\n///\n/// ```\n/// use gpuasm_spirv::grammar::{{instruction, op}};\n/// assert_eq!(op::OpTypeVoid, 19);\n/// assert_eq!(instruction(op::OpTypeVoid).unwrap().name, \"OpTypeVoid\");\n/// ```\n#[allow(non_upper_case_globals)]\npub mod op {{"
     )
     .unwrap();
     for i in &insts {

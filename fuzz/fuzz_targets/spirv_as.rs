@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
             Ok(words) => {
                 assert_eq!(words[0], 0x0723_0203);
                 // Walk it: must not panic (it may be invalid SPIR-V).
-                if let Ok(mut p) = InstructionParser::new(&words, ParserOptions { check_bound: false, ..Default::default() }) {
+                if let Ok(mut p) = InstructionParser::new(&words, ParserOptions::default().check_bound(false)) {
                     while let Some(Ok(_)) = p.next() {}
                 }
             }

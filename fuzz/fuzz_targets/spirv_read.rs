@@ -31,8 +31,8 @@ fuzz_target!(|data: &[u8]| {
     let loaded = if looks_like_hex_text(data) { words_from_hex_text(data) } else { words_from_bytes(data) };
     let Ok((words, _)) = loaded else { return };
     for check_bound in [true, false] {
-        let options = ParserOptions { check_bound, ..Default::default() };
+        let options = ParserOptions::default().check_bound(check_bound);
         let fast = walk(&words, options);
-        assert_eq!(fast, walk(&words, ParserOptions { general_only: true, ..options }));
+        assert_eq!(fast, walk(&words, options.general_only(true)));
     }
 });

@@ -9,17 +9,16 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok((words, _)) = words_from_bytes(data) else { return };
-    let tight = Limits {
-        max_struct_members: 2,
-        max_struct_depth: 1,
-        max_local_variables: 1,
-        max_global_variables: 1,
-        max_switch_branches: 1,
-        max_function_args: 1,
-        max_control_flow_nesting_depth: 1,
-        max_access_chain_indexes: 1,
-        max_id_bound: 64,
-    };
+    let tight = Limits::default()
+        .max_struct_members(2)
+        .max_struct_depth(1)
+        .max_local_variables(1)
+        .max_global_variables(1)
+        .max_switch_branches(1)
+        .max_function_args(1)
+        .max_control_flow_nesting_depth(1)
+        .max_access_chain_indexes(1)
+        .max_id_bound(64);
     let relaxed = ValOptions::default()
         .target_env(TargetEnv::Vulkan(2))
         .max_errors(8)

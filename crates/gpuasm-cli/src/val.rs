@@ -74,13 +74,12 @@ struct LayoutArgs {
 
 impl LayoutArgs {
     fn block_layout(&self) -> BlockLayout {
-        BlockLayout {
-            relax: self.relax_block_layout,
-            uniform_buffer_standard: self.uniform_buffer_standard_layout,
-            scalar: self.scalar_block_layout,
-            workgroup_scalar: self.workgroup_scalar_block_layout,
-            skip: self.skip_block_layout,
-        }
+        BlockLayout::default()
+            .relax(self.relax_block_layout)
+            .uniform_buffer_standard(self.uniform_buffer_standard_layout)
+            .scalar(self.scalar_block_layout)
+            .workgroup_scalar(self.workgroup_scalar_block_layout)
+            .skip(self.skip_block_layout)
     }
 }
 
@@ -120,20 +119,23 @@ struct LimitArgs {
 
 impl LimitArgs {
     fn limits(&self) -> Limits {
-        let d = Limits::default();
-        Limits {
-            max_struct_members: self.max_struct_members.unwrap_or(d.max_struct_members),
-            max_struct_depth: self.max_struct_depth.unwrap_or(d.max_struct_depth),
-            max_local_variables: self.max_local_variables.unwrap_or(d.max_local_variables),
-            max_global_variables: self.max_global_variables.unwrap_or(d.max_global_variables),
-            max_switch_branches: self.max_switch_branches.unwrap_or(d.max_switch_branches),
-            max_function_args: self.max_function_args.unwrap_or(d.max_function_args),
-            max_control_flow_nesting_depth: self
-                .max_control_flow_nesting_depth
-                .unwrap_or(d.max_control_flow_nesting_depth),
-            max_access_chain_indexes: self.max_access_chain_indexes.unwrap_or(d.max_access_chain_indexes),
-            max_id_bound: self.max_id_bound.unwrap_or(d.max_id_bound),
-        }
+        // Each flag given replaces its default.
+        let mut l = Limits::default();
+        let set = |value: Option<u32>, field: &mut u32| {
+            if let Some(v) = value {
+                *field = v;
+            }
+        };
+        set(self.max_struct_members, &mut l.max_struct_members);
+        set(self.max_struct_depth, &mut l.max_struct_depth);
+        set(self.max_local_variables, &mut l.max_local_variables);
+        set(self.max_global_variables, &mut l.max_global_variables);
+        set(self.max_switch_branches, &mut l.max_switch_branches);
+        set(self.max_function_args, &mut l.max_function_args);
+        set(self.max_control_flow_nesting_depth, &mut l.max_control_flow_nesting_depth);
+        set(self.max_access_chain_indexes, &mut l.max_access_chain_indexes);
+        set(self.max_id_bound, &mut l.max_id_bound);
+        l
     }
 }
 

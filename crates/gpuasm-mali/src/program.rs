@@ -25,6 +25,13 @@ pub(crate) const RAW_NAMES: [&str; 10] = ["var", "tex", "uni", "v0", "s0", "v1",
 pub(crate) const DISCARD: u128 = 0x007f_0003;
 
 /// Unit numbers (indices into [`Instruction::fields`]), by name.
+///
+/// ```
+/// use gpuasm_mali::program::{unit, Instruction};
+/// let mut inst = Instruction::default();
+/// inst.fields[unit::VMUL] = Some(0);
+/// assert_eq!(inst.fields.iter().position(Option::is_some), Some(unit::VMUL));
+/// ```
 pub mod unit {
     /// Varying load, `load.v` and friends.
     pub const VARYING: usize = 0;

@@ -12,6 +12,16 @@
 //! let text = gpuasm_spirv::dis::disassemble(&words, &Default::default()).unwrap();
 //! assert!(text.ends_with("OpCapability Shader\n"));
 //! ```
+//!
+//! # Cargo features
+//!
+//! - `test-switches` (off by default): switches for the crate's own tests
+//!   and fuzz targets, which check that the shortcuts and the parallel
+//!   assembler give what the general, one-thread paths give:
+//!   `ParserOptions::general_only`, `AsmOptions::general_only` and
+//!   `AsmOptions::split_at`, and `text::segments_adopted`. **Not part of the
+//!   stable API**: they may change or go in any release, and no build of
+//!   the `gpuasm` binary enables them.
 
 #![deny(missing_docs)]
 

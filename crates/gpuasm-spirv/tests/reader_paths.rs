@@ -36,9 +36,9 @@ fn decode(words: &[u32], options: ParserOptions) -> Vec<String> {
 fn check(name: &str, words: &[u32]) -> Result<(), Failed> {
     let mut failures = Vec::new();
     for (check_bound, all_sets) in [(true, true), (false, false)] {
-        let base = ParserOptions { check_bound, spirv_tools_ext_sets: all_sets, ..ParserOptions::default() };
+        let base = ParserOptions::default().check_bound(check_bound).spirv_tools_ext_sets(all_sets);
         let fast = decode(words, base);
-        let general = decode(words, ParserOptions { general_only: true, ..base });
+        let general = decode(words, base.general_only(true));
         if fast != general {
             let at = fast.iter().zip(&general).position(|(a, b)| a != b).unwrap_or(fast.len().min(general.len()));
             failures.push(format!(

@@ -14,7 +14,7 @@ use gpuasm_spirv::TargetEnv;
 use std::path::Path;
 
 fn max_id_plus_one(words: &[u32]) -> u32 {
-    let mut parser = InstructionParser::new(words, ParserOptions { check_bound: false, ..Default::default() }).unwrap();
+    let mut parser = InstructionParser::new(words, ParserOptions::default().check_bound(false)).unwrap();
     let mut max = 0;
     while let Some(Ok(inst)) = parser.next() {
         for (i, o) in inst.operands.iter().enumerate() {

@@ -304,17 +304,16 @@ fn struct_nesting_depth_limit() {
 /// Inputs the `spirv_val` fuzz target once crashed on: each must be
 /// validated, in every configuration the target uses, without a panic.
 fn fuzz_regressions_do_not_panic() {
-    let tight = gpuasm_spirv::validate::Limits {
-        max_struct_members: 2,
-        max_struct_depth: 1,
-        max_local_variables: 1,
-        max_global_variables: 1,
-        max_switch_branches: 1,
-        max_function_args: 1,
-        max_control_flow_nesting_depth: 1,
-        max_access_chain_indexes: 1,
-        max_id_bound: 64,
-    };
+    let tight = gpuasm_spirv::validate::Limits::default()
+        .max_struct_members(2)
+        .max_struct_depth(1)
+        .max_local_variables(1)
+        .max_global_variables(1)
+        .max_switch_branches(1)
+        .max_function_args(1)
+        .max_control_flow_nesting_depth(1)
+        .max_access_chain_indexes(1)
+        .max_id_bound(64);
     // Every spirv-val option that lifts a rule.
     let relaxed = ValOptions::default()
         .target_env(TargetEnv::Vulkan(2))

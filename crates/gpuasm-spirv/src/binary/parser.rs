@@ -11,8 +11,16 @@ use super::idmap::IdTypes;
 use super::{BinaryError, BinaryErrorKind as K, Header, IdMap, HEADER_WORDS};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
 
-/// Options for [`InstructionParser`].
+/// Options for [`InstructionParser`]. Built from the default with one
+/// method per field:
+///
+/// ```
+/// use gpuasm_spirv::binary::ParserOptions;
+/// let options = ParserOptions::default().check_bound(false);
+/// assert!(!options.check_bound && options.spirv_tools_ext_sets);
+/// ```
 #[derive(Copy, Clone, Debug)]
+#[non_exhaustive]
 pub struct ParserOptions {
     /// Reject ids at or above the header's bound. spirv-dis does not check
     /// this; we do by default because such a module is broken.
@@ -21,17 +29,37 @@ pub struct ParserOptions {
     /// unknown `NonSemantic.*` sets, as spirv-dis and spirv-as do.
     pub spirv_tools_ext_sets: bool,
     /// Decode every instruction the general, grammar-stack way, skipping the
-    /// precomputed shortcuts. The result is the same; tests and fuzzing use
-    /// this to prove it.
-    // Hidden: a test-only switch (tests/reader_paths.rs, as_golden.rs,
-    // as_split.rs, fuzz/spirv_read.rs, spirv_as.rs), not a user option.
-    #[doc(hidden)]
-    pub general_only: bool,
+    /// precomputed shortcuts (set only through the `test-switches` feature).
+    pub(crate) general_only: bool,
 }
 
 impl Default for ParserOptions {
     fn default() -> Self {
         ParserOptions { check_bound: true, spirv_tools_ext_sets: true, general_only: false }
+    }
+}
+
+impl ParserOptions {
+    /// Sets [`ParserOptions::check_bound`].
+    pub fn check_bound(mut self, check_bound: bool) -> Self {
+        self.check_bound = check_bound;
+        self
+    }
+
+    /// Sets [`ParserOptions::spirv_tools_ext_sets`].
+    pub fn spirv_tools_ext_sets(mut self, spirv_tools_ext_sets: bool) -> Self {
+        self.spirv_tools_ext_sets = spirv_tools_ext_sets;
+        self
+    }
+
+    /// Decode every instruction the general, grammar-stack way, skipping the
+    /// precomputed shortcuts. The result is the same; tests and fuzzing use
+    /// this to prove it. Only with the `test-switches` feature, which is not
+    /// part of the stable API.
+    #[cfg(feature = "test-switches")]
+    pub fn general_only(mut self, general_only: bool) -> Self {
+        self.general_only = general_only;
+        self
     }
 }
 

@@ -5,10 +5,24 @@
 //! so a partial listing is available before a parse error, as with
 //! spirv-dis. `--nested-indent` and `--reorder-blocks` buffer one function at
 //! a time (see [`cfg`]).
+//!
+//! The module owns [`DisOptions`] (one switch per spirv-dis option), the
+//! entry points ([`disassemble`] to a string, [`disassemble_to`] a writer,
+//! [`disassemble_into`] a byte buffer) and [`DisError`].
+//!
+//! ```
+//! use gpuasm_spirv::dis::{disassemble, DisOptions};
+//! // Header (bound 3), `OpCapability Shader`, `%2 = OpTypeVoid`.
+//! let words = [0x0723_0203, 0x0001_0600, 0, 3, 0, 0x0002_0011, 1, 0x0002_0013, 2];
+//! let text = disassemble(&words, &DisOptions::default().header(false)).unwrap();
+//! assert_eq!(text, "               OpCapability Shader\n       %void = OpTypeVoid\n");
+//! let raw = disassemble(&words, &DisOptions::default().header(false).indent(false).friendly_names(false));
+//! assert_eq!(raw.unwrap(), "OpCapability Shader\n%2 = OpTypeVoid\n");
+//! ```
 
 mod cfg;
 pub mod names;
-pub mod number;
+pub(crate) mod number;
 mod split;
 
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};

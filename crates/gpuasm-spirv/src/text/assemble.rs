@@ -65,20 +65,16 @@ pub struct AsmOptions {
     /// on the calling thread. The result (words, warnings, errors) never
     /// depends on this.
     pub threads: usize,
-    /// Read every instruction the general way, skipping the shortcut for
-    /// common instructions. The result is the same; tests and fuzzing use
-    /// this to prove it.
-    #[doc(hidden)]
-    pub general_only: bool,
+    /// Read every instruction the general way (set only through the
+    /// `test-switches` feature).
+    pub(crate) general_only: bool,
     /// The text came from bytes that are not all UTF-8 through
     /// [`super::text_from_bytes`]: string literals get the original bytes
     /// back, as spirv-as copies them.
     pub raw_bytes: Option<super::RawBytes>,
-    /// Split the text here whatever its size: read up to the first byte
-    /// offset, then a segment from each of the others on its own thread.
-    /// The result is the same; tests and fuzzing use this to prove it.
-    #[doc(hidden)]
-    pub split_at: Option<(usize, Vec<usize>)>,
+    /// Split the text here whatever its size (set only through the
+    /// `test-switches` feature).
+    pub(crate) split_at: Option<(usize, Vec<usize>)>,
 }
 
 impl AsmOptions {
@@ -112,8 +108,11 @@ impl AsmOptions {
         self
     }
 
-    /// Sets the `general_only` field (tests and fuzzing).
-    #[doc(hidden)]
+    /// Read every instruction the general way, skipping the shortcut for
+    /// common instructions. The result is the same; tests and fuzzing use
+    /// this to prove it. Only with the `test-switches` feature, which is not
+    /// part of the stable API.
+    #[cfg(feature = "test-switches")]
     pub fn general_only(mut self, general_only: bool) -> Self {
         self.general_only = general_only;
         self
@@ -125,8 +124,11 @@ impl AsmOptions {
         self
     }
 
-    /// Sets the `split_at` field (tests and fuzzing).
-    #[doc(hidden)]
+    /// Split the text here whatever its size: read up to the first byte
+    /// offset, then a segment from each of the others on its own thread.
+    /// The result is the same; tests and fuzzing use this to prove it. Only
+    /// with the `test-switches` feature, which is not part of the stable API.
+    #[cfg(feature = "test-switches")]
     pub fn split_at(mut self, split_at: Option<(usize, Vec<usize>)>) -> Self {
         self.split_at = split_at;
         self
@@ -159,8 +161,10 @@ pub struct Assembled {
 }
 
 /// How many segments read by worker threads were taken over so far in this
-/// process (the rest were read again on the calling thread). For tests.
-#[doc(hidden)]
+/// process (the rest were read again on the calling thread). For tests:
+/// only with the `test-switches` feature, which is not part of the stable
+/// API.
+#[cfg(feature = "test-switches")]
 pub fn segments_adopted() -> usize {
     split::ADOPTED.load(std::sync::atomic::Ordering::Relaxed)
 }

@@ -405,8 +405,16 @@ struct Layout<'a, 'w> {
 /// spirv-val's block layout options (`--relax-block-layout`,
 /// `--uniform-buffer-standard-layout`, `--scalar-block-layout`,
 /// `--workgroup-scalar-block-layout`, `--skip-block-layout`): the device
-/// features a Vulkan application enabled.
+/// features a Vulkan application enabled. Built from the default with one
+/// method per field:
+///
+/// ```
+/// use gpuasm_spirv::validate::{BlockLayout, ValOptions};
+/// let options = ValOptions::default().block_layout(BlockLayout::default().scalar(true));
+/// assert!(options.block_layout.scalar && !options.block_layout.skip);
+/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BlockLayout {
     /// VK_KHR_relaxed_block_layout (always on from Vulkan 1.1).
     pub relax: bool,
@@ -421,6 +429,38 @@ pub struct BlockLayout {
     pub workgroup_scalar: bool,
     /// Do not check offsets and strides at all (their presence still is).
     pub skip: bool,
+}
+
+impl BlockLayout {
+    /// Sets [`BlockLayout::relax`] (spirv-val's `--relax-block-layout`).
+    pub fn relax(mut self, relax: bool) -> Self {
+        self.relax = relax;
+        self
+    }
+
+    /// Sets [`BlockLayout::uniform_buffer_standard`] (spirv-val's `--uniform-buffer-standard-layout`).
+    pub fn uniform_buffer_standard(mut self, uniform_buffer_standard: bool) -> Self {
+        self.uniform_buffer_standard = uniform_buffer_standard;
+        self
+    }
+
+    /// Sets [`BlockLayout::scalar`] (spirv-val's `--scalar-block-layout`).
+    pub fn scalar(mut self, scalar: bool) -> Self {
+        self.scalar = scalar;
+        self
+    }
+
+    /// Sets [`BlockLayout::workgroup_scalar`] (spirv-val's `--workgroup-scalar-block-layout`).
+    pub fn workgroup_scalar(mut self, workgroup_scalar: bool) -> Self {
+        self.workgroup_scalar = workgroup_scalar;
+        self
+    }
+
+    /// Sets [`BlockLayout::skip`] (spirv-val's `--skip-block-layout`).
+    pub fn skip(mut self, skip: bool) -> Self {
+        self.skip = skip;
+        self
+    }
 }
 
 impl Layout<'_, '_> {

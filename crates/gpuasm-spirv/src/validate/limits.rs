@@ -10,8 +10,17 @@ use rustc_hash::FxHashMap;
 
 /// The limits, defaulting to the minimums of spec 2.17 that spirv-val uses.
 /// Each field is the largest value allowed and mirrors the spirv-val option
-/// of the same name (`--max-struct-members` and so on).
+/// of the same name (`--max-struct-members` and so on). Built from the
+/// default with one method per field:
+///
+/// ```
+/// use gpuasm_spirv::validate::{Limits, ValOptions};
+/// let limits = Limits::default().max_struct_members(8).max_id_bound(1000);
+/// let options = ValOptions::default().limits(limits);
+/// assert_eq!(options.limits.max_struct_members, 8);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Members of an `OpTypeStruct` (default 16383). Compared, as spirv-val
     /// does, after cutting it to 16 bits.
@@ -50,6 +59,62 @@ impl Default for Limits {
             max_access_chain_indexes: 255,
             max_id_bound: 0x3f_ffff,
         }
+    }
+}
+
+impl Limits {
+    /// Sets [`Limits::max_struct_members`] (spirv-val's `--max-struct-members`).
+    pub fn max_struct_members(mut self, max_struct_members: u32) -> Self {
+        self.max_struct_members = max_struct_members;
+        self
+    }
+
+    /// Sets [`Limits::max_struct_depth`] (spirv-val's `--max-struct-depth`).
+    pub fn max_struct_depth(mut self, max_struct_depth: u32) -> Self {
+        self.max_struct_depth = max_struct_depth;
+        self
+    }
+
+    /// Sets [`Limits::max_local_variables`] (spirv-val's `--max-local-variables`).
+    pub fn max_local_variables(mut self, max_local_variables: u32) -> Self {
+        self.max_local_variables = max_local_variables;
+        self
+    }
+
+    /// Sets [`Limits::max_global_variables`] (spirv-val's `--max-global-variables`).
+    pub fn max_global_variables(mut self, max_global_variables: u32) -> Self {
+        self.max_global_variables = max_global_variables;
+        self
+    }
+
+    /// Sets [`Limits::max_switch_branches`] (spirv-val's `--max-switch-branches`).
+    pub fn max_switch_branches(mut self, max_switch_branches: u32) -> Self {
+        self.max_switch_branches = max_switch_branches;
+        self
+    }
+
+    /// Sets [`Limits::max_function_args`] (spirv-val's `--max-function-args`).
+    pub fn max_function_args(mut self, max_function_args: u32) -> Self {
+        self.max_function_args = max_function_args;
+        self
+    }
+
+    /// Sets [`Limits::max_control_flow_nesting_depth`] (spirv-val's `--max-control-flow-nesting-depth`).
+    pub fn max_control_flow_nesting_depth(mut self, max_control_flow_nesting_depth: u32) -> Self {
+        self.max_control_flow_nesting_depth = max_control_flow_nesting_depth;
+        self
+    }
+
+    /// Sets [`Limits::max_access_chain_indexes`] (spirv-val's `--max-access-chain-indexes`).
+    pub fn max_access_chain_indexes(mut self, max_access_chain_indexes: u32) -> Self {
+        self.max_access_chain_indexes = max_access_chain_indexes;
+        self
+    }
+
+    /// Sets [`Limits::max_id_bound`] (spirv-val's `--max-id-bound`).
+    pub fn max_id_bound(mut self, max_id_bound: u32) -> Self {
+        self.max_id_bound = max_id_bound;
+        self
     }
 }
 
