@@ -9,6 +9,7 @@ pub(crate) mod capabilities;
 pub(crate) mod decorations;
 pub(crate) mod dominators;
 pub mod functions;
+pub mod names;
 pub(crate) mod opcode_set;
 
 use crate::binary::static_layouts;
@@ -16,6 +17,7 @@ use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser,
 use crate::grammar::InstructionInfo;
 use crate::grammar::{op, Category, OperandKind};
 use functions::Function;
+use names::IdNames;
 use opcode_set::OpcodeSet;
 use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
@@ -170,6 +172,8 @@ pub struct Module<'w> {
     functions: OnceLock<Vec<Function>>,
     /// Found on first use.
     decorations: OnceLock<FxHashMap<u32, Vec<decorations::Applied>>>,
+    /// Found on first use.
+    names: OnceLock<IdNames>,
 }
 
 impl<'w> Module<'w> {
@@ -240,6 +244,7 @@ impl<'w> Module<'w> {
             present,
             functions: OnceLock::new(),
             decorations: OnceLock::new(),
+            names: OnceLock::new(),
         };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
@@ -290,6 +295,18 @@ impl<'w> Module<'w> {
     /// its members, then by decoration.
     pub(crate) fn decorations(&self) -> &FxHashMap<u32, Vec<decorations::Applied>> {
         self.decorations.get_or_init(|| decorations::find(self))
+    }
+
+    /// Friendly names for every id, as spirv-dis prints them (found on
+    /// first use).
+    pub fn names(&self) -> &IdNames {
+        self.names.get_or_init(|| IdNames::friendly(self.words, ParserOptions::default()))
+    }
+
+    /// The friendly name of `id` (`int`, `_ptr_Function_float`, an
+    /// `OpName`), or `None` where spirv-dis shows the id as its number.
+    pub fn name(&self, id: u32) -> Option<&str> {
+        self.names().get(id)
     }
 
     /// Whether some instruction has this opcode.
