@@ -158,12 +158,24 @@ fn names_and_places() {
     assert_eq!((m.insts()[i].info().name, k), ("OpTypePointer", Some(2)));
     let def = m.def_index(m.word(i, k.unwrap())).unwrap();
     assert_eq!(&text[m.span(def).unwrap()], "%int = OpTypeInt 32 1");
+    assert_eq!(m.inst_at_offset(m.insts()[def].offset()), Some(def));
+    assert_eq!(m.inst_at_offset(m.insts()[def].offset() + 1), None);
     // Between tokens: the instruction, no operand; outside: nothing.
     assert_eq!(m.locate(text.find("%5 =").unwrap() + 2), Some((m.insts().len() - 1, None)));
     assert_eq!(m.locate(text.find("\n%int").unwrap()), None);
     assert_eq!(parsed.line_col(use_at), (5, 33));
     // Friendly names, as spirv-dis prints them, are another thing.
     assert_eq!(m.name(int), Some("int"));
+}
+
+fn validator_errors_point_into_the_text() {
+    let text = format!("{HEAD}%int = OpTypeInt 32 1\n%a = OpConstant %int 1\n  %bad = OpIAdd %a %a %a ; not a type\n");
+    let parsed = parse(&text, &AsmOptions::default()).unwrap();
+    let m = parsed.module().unwrap();
+    let errors = gpuasm_spirv::validate::validate(parsed.words(), &Default::default()).unwrap_err();
+    let i = m.inst_at_offset(errors[0].word_offset).unwrap();
+    assert_eq!(&text[m.span(i).unwrap()], "%bad = OpIAdd %a %a %a");
+    assert_eq!(parsed.line_col(m.span(i).unwrap().start), (7, 3));
 }
 
 fn untyped_instructions() {
@@ -312,6 +324,7 @@ fn main() {
         common::plain("odd_spacing_and_comments", odd_spacing_and_comments),
         common::plain("spec_constant_op", spec_constant_op),
         common::plain("names_and_places", names_and_places),
+        common::plain("validator_errors_point_into_the_text", validator_errors_point_into_the_text),
         common::plain("untyped_instructions", untyped_instructions),
         common::plain("none_from_a_binary", none_from_a_binary),
         common::plain("same_words_and_diagnostics_as_assemble", same_words_and_diagnostics_as_assemble),

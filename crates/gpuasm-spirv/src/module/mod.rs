@@ -330,6 +330,13 @@ impl<'w> Module<'w> {
         self.names().get(id)
     }
 
+    /// The instruction that starts at word `offset` of the module (header
+    /// included), as a [`ValidationError`](crate::validate::ValidationError)
+    /// gives it.
+    pub fn inst_at_offset(&self, offset: usize) -> Option<usize> {
+        self.insts.binary_search_by_key(&offset, |inst| inst.offset as usize).ok()
+    }
+
     /// The text the module was assembled from, if it was read by
     /// [`crate::text::parse`].
     pub fn text_spans(&self) -> Option<&'w TextSpans<'w>> {
@@ -366,8 +373,7 @@ impl<'w> Module<'w> {
     /// The instruction whose text holds byte `at` of the text, and the
     /// operand there, if `at` is on one.
     pub fn locate(&self, at: usize) -> Option<(usize, Option<usize>)> {
-        let offset = self.text?.inst_offset_at(at)?;
-        let i = self.insts.binary_search_by_key(&offset, |inst| inst.offset as usize).ok()?;
+        let i = self.inst_at_offset(self.text?.inst_offset_at(at)?)?;
         let k = (0..self.operands(i).len()).find(|&k| self.operand_span(i, k).is_some_and(|r| r.contains(&at)));
         Some((i, k))
     }

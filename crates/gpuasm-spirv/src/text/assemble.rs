@@ -13,7 +13,8 @@
 //! expected, `operand.rs` encodes one operand word, `untyped.rs` reads
 //! instructions without a grammar (`!<integer>`, `OpUnknown`), `ids.rs`
 //! numbers id names, `known_types.rs` remembers types for literal widths,
-//! `emit.rs` hands finished words to the encoder (`binary/encode.rs`),
+//! `emit.rs` hands finished words to the encoder (`binary/encode.rs`) and,
+//! for [`super::parse`] only, notes where each token that wrote them stands,
 //! `report.rs` places diagnostics; `fast.rs` is the shortcut for the common
 //! instruction and `split.rs` reads a large text on several threads.
 
