@@ -8,7 +8,7 @@
 //! `capabilities` (those implied), and the graph algorithms over a
 //! function's blocks (`dominators.rs`).
 //!
-//! A module assembled by [`crate::text::parse`] also knows its text:
+//! A module assembled by `text::parse` also knows its text:
 //! [`spans`] owns the byte range of every instruction and operand and the
 //! name each id had, which [`Module::span`], [`Module::operand_span`],
 //! [`Module::locate`] and [`Module::text_name`] read. A module read from a
@@ -186,7 +186,7 @@ pub struct Module<'w> {
     decorations: OnceLock<FxHashMap<u32, Vec<decorations::Applied>>>,
     /// Found on first use.
     names: OnceLock<IdNames>,
-    /// The text it was assembled from, if it was (see [`crate::text::parse`]).
+    /// The text it was assembled from, if it was (see `text::parse`).
     text: Option<&'w TextSpans<'w>>,
 }
 
@@ -331,14 +331,13 @@ impl<'w> Module<'w> {
     }
 
     /// The instruction that starts at word `offset` of the module (header
-    /// included), as a [`ValidationError`](crate::validate::ValidationError)
-    /// gives it.
+    /// included), as a validation error gives it.
     pub fn inst_at_offset(&self, offset: usize) -> Option<usize> {
         self.insts.binary_search_by_key(&offset, |inst| inst.offset as usize).ok()
     }
 
     /// The text the module was assembled from, if it was read by
-    /// [`crate::text::parse`].
+    /// `text::parse`.
     pub fn text_spans(&self) -> Option<&'w TextSpans<'w>> {
         self.text
     }

@@ -3,7 +3,7 @@
 //! each id had in the text.
 //!
 //! Owns [`TextSpans`]. The assembler records it when asked
-//! ([`crate::text::parse`]); a [`Module`](super::Module) built from the
+//! (`text::parse`); a [`Module`](super::Module) built from the
 //! result answers [`Module::span`](super::Module::span),
 //! [`Module::operand_span`](super::Module::operand_span) and the like from
 //! it. A module read from a binary has none, and its reader never looks at
@@ -21,7 +21,7 @@ use rustc_hash::FxHashMap;
 use std::ops::Range;
 
 /// The text behind a module: byte spans of its instructions and their
-/// tokens, and each id's name in the text. Made by [`crate::text::parse`].
+/// tokens, and each id's name in the text. Made by `text::parse`.
 #[derive(Clone, Debug, Default)]
 pub struct TextSpans<'t> {
     text: &'t str,
@@ -35,7 +35,7 @@ pub struct TextSpans<'t> {
     ids: FxHashMap<&'t str, u32>,
 }
 
-/// Byte offsets are kept as `u32`: [`crate::text::parse`] refuses texts of
+/// Byte offsets are kept as `u32`: `text::parse` refuses texts of
 /// 4 GiB or more.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct InstSpan {

@@ -14,7 +14,7 @@
 //! instructions without a grammar (`!<integer>`, `OpUnknown`), `ids.rs`
 //! numbers id names, `known_types.rs` remembers types for literal widths,
 //! `emit.rs` hands finished words to the encoder (`binary/encode.rs`) and,
-//! for [`super::parse`] only, notes where each token that wrote them stands,
+//! for `text::parse` only, notes where each token that wrote them stands,
 //! `report.rs` places diagnostics; `fast.rs` is the shortcut for the common
 //! instruction and `split.rs` reads a large text on several threads.
 
@@ -190,7 +190,7 @@ pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assemb
 }
 
 /// Like [`assemble_with_warnings`], also recording where each
-/// instruction's tokens stand (for [`super::parse`]). The text is read the
+/// instruction's tokens stand (for `text::parse`). The text is read the
 /// general way on this thread: the shortcut and the split write words
 /// without passing the places where spans are recorded.
 pub(super) fn assemble_with_spans<'t>(
