@@ -21,13 +21,12 @@
 //! ```
 
 mod cfg;
-pub mod names;
 pub(crate) mod number;
 mod split;
 
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::{self, op, Category, OperandKind};
-use names::IdNames;
+use crate::module::names::IdNames;
 use rustc_hash::FxHashMap;
 use std::io::{self, Write};
 

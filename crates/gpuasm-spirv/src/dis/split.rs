@@ -29,9 +29,9 @@
 //! section): the names pass is about a fifth of one thread's time, the
 //! walk to the cut less than a tenth.
 
-use super::names::IdNames;
 use super::{DisError, DisOptions, Listed, Printer};
 use crate::binary::{BinaryError, Header, InstructionParser, ParserOptions};
+use crate::module::names::IdNames;
 use std::io::Write;
 use std::sync::mpsc;
 use std::sync::OnceLock;

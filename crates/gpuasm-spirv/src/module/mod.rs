@@ -1,15 +1,26 @@
 //! The module representation: instructions in order with their word
 //! offsets and operands (decoded once, from the grammar), where each id is
 //! defined, the capabilities declared and implied, and the opcodes used.
-//! Built once by the binary reader; the validator's passes read it, and
-//! the graph algorithms over a function's blocks (`dominators.rs`) live
-//! beside it.
+//! Built once by the binary reader ([`Module::read`]); the validator's
+//! passes read it. Beside it, each owning one fact found on first use:
+//! [`functions`] (functions and their blocks), `decorations` (each id's
+//! decorations), [`names`] (friendly names, as spirv-dis prints them),
+//! `capabilities` (those implied), and the graph algorithms over a
+//! function's blocks (`dominators.rs`).
+//!
+//! A module assembled by `text::parse` also knows its text:
+//! [`spans`] owns the byte range of every instruction and operand and the
+//! name each id had, which [`Module::span`], [`Module::operand_span`],
+//! [`Module::locate`] and [`Module::text_name`] read. A module read from a
+//! binary has none (those give `None`), and the reader never records any.
 
 pub(crate) mod capabilities;
 pub(crate) mod decorations;
 pub(crate) mod dominators;
 pub mod functions;
+pub mod names;
 pub(crate) mod opcode_set;
+pub mod spans;
 
 use crate::binary::idmap::IdTypes;
 use crate::binary::static_layouts;
@@ -17,8 +28,11 @@ use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser,
 use crate::grammar::InstructionInfo;
 use crate::grammar::{op, Category, OperandKind};
 use functions::Function;
+use names::IdNames;
 use opcode_set::OpcodeSet;
 use rustc_hash::FxHashMap;
+use spans::TextSpans;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// One instruction: where it is, what it is, its result, and where its
@@ -174,6 +188,10 @@ pub struct Module<'w> {
     functions: OnceLock<Vec<Function>>,
     /// Found on first use.
     decorations: OnceLock<FxHashMap<u32, Vec<decorations::Applied>>>,
+    /// Found on first use.
+    names: OnceLock<IdNames>,
+    /// The text it was assembled from, if it was (see `text::parse`).
+    text: Option<&'w TextSpans<'w>>,
 }
 
 impl<'w> Module<'w> {
@@ -246,6 +264,8 @@ impl<'w> Module<'w> {
             present,
             functions: OnceLock::new(),
             decorations: OnceLock::new(),
+            names: OnceLock::new(),
+            text: None,
         };
         // OpConditionalCapabilityINTEL declares its capability too.
         m.declared_capabilities = (0..m.insts.len())
@@ -257,6 +277,12 @@ impl<'w> Module<'w> {
             .collect();
         m.capabilities = capabilities::implied_by(&m.declared_capabilities);
         Ok(m)
+    }
+
+    /// The module with the text it was assembled from.
+    pub(crate) fn with_text(mut self, text: &'w TextSpans<'w>) -> Module<'w> {
+        self.text = Some(text);
+        self
     }
 
     /// The opcode of instruction `i`.
@@ -296,6 +322,75 @@ impl<'w> Module<'w> {
     /// its members, then by decoration.
     pub(crate) fn decorations(&self) -> &FxHashMap<u32, Vec<decorations::Applied>> {
         self.decorations.get_or_init(|| decorations::find(self))
+    }
+
+    /// Friendly names for every id, as spirv-dis prints them (found on
+    /// first use).
+    pub fn names(&self) -> &IdNames {
+        self.names.get_or_init(|| IdNames::friendly(self.words, ParserOptions::default()))
+    }
+
+    /// The friendly name of `id` (`int`, `_ptr_Function_float`, an
+    /// `OpName`), or `None` where spirv-dis shows the id as its number.
+    pub fn name(&self, id: u32) -> Option<&str> {
+        self.names().get(id)
+    }
+
+    /// The instruction that starts at word `offset` of the module (header
+    /// included), as a validation error gives it.
+    pub fn inst_at_offset(&self, offset: usize) -> Option<usize> {
+        self.insts.binary_search_by_key(&offset, |inst| inst.offset as usize).ok()
+    }
+
+    /// The text the module was assembled from, if it was read by
+    /// `text::parse`.
+    pub fn text_spans(&self) -> Option<&'w TextSpans<'w>> {
+        self.text
+    }
+
+    /// The text's record of instruction `i`.
+    fn inst_span(&self, i: usize) -> Option<(&'w TextSpans<'w>, &'w spans::InstSpan)> {
+        let text = self.text?;
+        let inst = self.insts.get(i)?;
+        Some((text, text.inst(inst.offset as usize, inst.word_count as usize)?))
+    }
+
+    /// The bytes of instruction `i` in the text, from its `%result` (or its
+    /// opcode) to the end of its last operand; `None` for a module read
+    /// from a binary.
+    pub fn span(&self, i: usize) -> Option<Range<usize>> {
+        self.inst_span(i).map(|(_, s)| s.bytes())
+    }
+
+    /// The bytes of the opcode name of instruction `i` in the text.
+    pub fn opcode_span(&self, i: usize) -> Option<Range<usize>> {
+        let (text, s) = self.inst_span(i)?;
+        text.token_at_word(s, 0)
+    }
+
+    /// The bytes of operand `k` of instruction `i` in the text (`k` counts
+    /// as [`Module::operands`] does: result type and result included).
+    pub fn operand_span(&self, i: usize, k: usize) -> Option<Range<usize>> {
+        let (text, s) = self.inst_span(i)?;
+        text.token_at_word(s, self.operands(i).get(k)?.offset as usize)
+    }
+
+    /// The instruction whose text holds byte `at` of the text, and the
+    /// operand there, if `at` is on one.
+    pub fn locate(&self, at: usize) -> Option<(usize, Option<usize>)> {
+        let i = self.inst_at_offset(self.text?.inst_offset_at(at)?)?;
+        let k = (0..self.operands(i).len()).find(|&k| self.operand_span(i, k).is_some_and(|r| r.contains(&at)));
+        Some((i, k))
+    }
+
+    /// The name `id` had in the text, without `%` (`foo` for `%foo`).
+    pub fn text_name(&self, id: u32) -> Option<&'w str> {
+        self.text?.text_name(id)
+    }
+
+    /// The id that `name` (without `%`) stood for in the text.
+    pub fn id_named(&self, name: &str) -> Option<u32> {
+        self.text?.id_named(name)
     }
 
     /// Whether some instruction has this opcode.

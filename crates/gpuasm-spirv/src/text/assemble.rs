@@ -13,7 +13,8 @@
 //! expected, `operand.rs` encodes one operand word, `untyped.rs` reads
 //! instructions without a grammar (`!<integer>`, `OpUnknown`), `ids.rs`
 //! numbers id names, `known_types.rs` remembers types for literal widths,
-//! `emit.rs` hands finished words to the encoder (`binary/encode.rs`),
+//! `emit.rs` hands finished words to the encoder (`binary/encode.rs`) and,
+//! for `text::parse` only, notes where each token that wrote them stands,
 //! `report.rs` places diagnostics; `fast.rs` is the shortcut for the common
 //! instruction and `split.rs` reads a large text on several threads.
 
@@ -22,6 +23,7 @@ use super::lex::{Cursor, Position};
 use super::literal;
 use crate::binary::encode::{Encoder, Sink};
 use crate::grammar::{self, op, ExtInstSet, InstructionInfo, OperandKind};
+use crate::module::spans::TextSpans;
 use crate::target_env::TargetEnv;
 
 mod emit;
@@ -183,12 +185,32 @@ pub fn assemble(text: &str, options: &AsmOptions) -> Result<Vec<u32>, Diagnostic
 
 /// Like [`assemble`], also returning warnings.
 pub fn assemble_with_warnings(text: &str, options: &AsmOptions) -> Result<Assembled, Diagnostics> {
-    let a = run_assembler(text, options, None).map_err(|e| match e {
+    let a = run_assembler(text, options, None, false).map_err(|e| match e {
         StreamError::Assembly(d) => d,
         StreamError::Io(_) => unreachable!("no sink, no I/O"),
     })?;
     let words = a.out.finish(a.ids.bound).expect("in memory, no I/O");
     Ok(Assembled { words, warnings: a.diags })
+}
+
+/// Like [`assemble_with_warnings`], also recording where each
+/// instruction's tokens stand (for `text::parse`). The text is read the
+/// general way on this thread: the shortcut and the split write words
+/// without passing the places where spans are recorded.
+pub(super) fn assemble_with_spans<'t>(
+    text: &'t str,
+    options: &AsmOptions,
+) -> Result<(Vec<u32>, Diagnostics, TextSpans<'t>), Diagnostics> {
+    let mut options = options.clone();
+    options.general_only = true;
+    options.split_at = None;
+    let mut a = run_assembler(text, &options, None, true).map_err(|e| match e {
+        StreamError::Assembly(d) => d,
+        StreamError::Io(_) => unreachable!("no sink, no I/O"),
+    })?;
+    let spans = *a.spans.take().expect("recorded");
+    let words = a.out.finish(a.ids.bound).expect("in memory, no I/O");
+    Ok((words, a.diags, spans))
 }
 
 /// A module assembled by [`assemble_to_writer`]: its header and the
@@ -250,7 +272,7 @@ pub fn assemble_to_writer<W: std::io::Write + std::io::Seek>(
     options: &AsmOptions,
     out: &mut W,
 ) -> Result<Streamed, StreamError> {
-    let a = run_assembler(text, options, Some(out))?;
+    let a = run_assembler(text, options, Some(out), false)?;
     let header = a.out.header(a.ids.bound);
     a.out.finish(a.ids.bound).map_err(StreamError::Io)?;
     Ok(Streamed { header, warnings: a.diags })
@@ -258,10 +280,13 @@ pub fn assemble_to_writer<W: std::io::Write + std::io::Seek>(
 
 /// Runs the assembler (twice with `preserve_numeric_ids`) and checks the
 /// definitions; the assembler is returned for its output and warnings.
+/// `spans`: record where each instruction's tokens stand (on the general
+/// path, which `options` must choose).
 fn run_assembler<'t, 'o>(
     text: &'t str,
     options: &'o AsmOptions,
     sink: Option<&'o mut dyn Sink>,
+    spans: bool,
 ) -> Result<Assembler<'t, 'o>, StreamError> {
     let preserve = if options.preserve_numeric_ids {
         // A dry run collects every numeric id name first (spirv-as does the
@@ -276,6 +301,10 @@ fn run_assembler<'t, 'o>(
         FxHashSet::default()
     };
     let mut a = Assembler::new(text, options, preserve, sink);
+    if spans {
+        debug_assert!(options.general_only && options.split_at.is_none(), "spans are recorded on the general path");
+        a.spans = Some(Box::new(TextSpans::new(text)));
+    }
     match split::plan(a.cur.text_bytes(), options) {
         Some(plan) if !text.is_empty() => {
             a.cur.advance();
@@ -394,6 +423,9 @@ struct Assembler<'t, 'o> {
     imports_added: Vec<(u32, Import)>,
     /// The OpSwitch selectors a worker looked up, with the type it found.
     switch_selectors: Vec<(u32, TypeClass)>,
+    /// Where each instruction's tokens stand, when asked for (general path
+    /// only: the shortcut and the split never see it).
+    spans: Option<Box<TextSpans<'t>>>,
 }
 
 impl<'t, 'o> Assembler<'t, 'o> {
@@ -437,6 +469,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
             words_local: Vec::new(),
             imports_added: Vec::new(),
             switch_selectors: Vec::new(),
+            spans: None,
         }
     }
 
@@ -527,6 +560,9 @@ impl<'t, 'o> Assembler<'t, 'o> {
         self.opname_index = None;
         self.result_type_id = 0;
         self.ext_set = None;
+        if let Some(spans) = &mut self.spans {
+            spans.begin();
+        }
 
         if self.cur.peek() == b'!' {
             return self.immediate_instruction();
@@ -610,6 +646,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
         }
         self.cur.pos = after;
         self.words.push(0);
+        self.record(0, opname_pos.index, opname_pos.index + opname.len());
         self.expected.push_specs(info.operands);
 
         while let Some(Operand { kind, optional, name, any }) = self.expected.next() {
@@ -618,6 +655,7 @@ impl<'t, 'o> Assembler<'t, 'o> {
                     let id = self.id_word(&name[1..], pos)?;
                     self.ids.define(id);
                     self.push_word_id(id);
+                    self.record(self.words.len() - 1, pos.index, pos.index + name.len());
                     continue;
                 }
             }
@@ -634,9 +672,13 @@ impl<'t, 'o> Assembler<'t, 'o> {
                 }
                 return Err(self.missing_operand(kind, name, "the next instruction"));
             }
+            let at = self.words.len();
             let r = if any { self.any_value(w) } else { self.operand(kind, optional, w) };
             match r {
-                Ok(()) => self.cur.pos = next,
+                Ok(()) => {
+                    self.record(at, self.cur.pos.index, next.index);
+                    self.cur.pos = next;
+                }
                 Err(OperandError::NoMatch(d)) | Err(OperandError::Hard(d)) => return Err(d),
             }
         }

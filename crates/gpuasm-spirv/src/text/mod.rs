@@ -1,5 +1,6 @@
 //! SPIR-V assembly text: the lexer, the assembler (text → binary) and its
-//! diagnostics.
+//! diagnostics, and [`parse`] (text → a [`crate::module::Module`] that
+//! keeps where each instruction, operand and id name stands in the text).
 //!
 //! [`assemble`] is the inverse of [`crate::dis::disassemble`]: for every
 //! module, disassembling and assembling again gives back the same words
@@ -27,6 +28,7 @@ mod assemble;
 pub mod diagnostic;
 mod lex;
 pub(crate) mod literal;
+mod parse;
 mod raw_bytes;
 
 #[cfg(feature = "test-switches")]
@@ -36,4 +38,5 @@ pub use assemble::{
 };
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use lex::{Lexer, Token, TokenKind};
+pub use parse::{parse, Parsed};
 pub use raw_bytes::{text_from_bytes, RawBytes};

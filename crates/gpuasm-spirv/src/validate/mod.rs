@@ -283,7 +283,6 @@ pub(crate) struct Report<'m, 'w> {
     pub options: &'m ValOptions,
     pub errors: Vec<ValidationError>,
     limit: usize,
-    names: Option<dis::names::IdNames>,
 }
 
 impl<'m, 'w> Report<'m, 'w> {
@@ -308,10 +307,9 @@ impl<'m, 'w> Report<'m, 'w> {
         }
     }
 
-    /// Friendly names, computed on the first error only.
-    fn names(&mut self) -> &dis::names::IdNames {
-        let words = self.module.words;
-        self.names.get_or_insert_with(|| dis::names::IdNames::friendly(words, Default::default()))
+    /// The module's friendly names (computed on the first error only).
+    fn names(&self) -> &crate::module::names::IdNames {
+        self.module.names()
     }
 
     pub fn module_error(&mut self, kind: ErrorKind, message: impl Into<String>) {
@@ -373,7 +371,7 @@ fn validate_on(
         options
     };
     let limit = if options.max_errors == 0 { usize::MAX } else { options.max_errors };
-    let mut report = Report { module, options, errors: Vec::new(), limit, names: None };
+    let mut report = Report { module, options, errors: Vec::new(), limit };
     if module.header.version & 0xff00_00ff != 0 {
         report.module_error(ErrorKind::Binary, "Invalid SPIR-V header.");
         return Err(report.errors);
@@ -468,7 +466,7 @@ fn validate_on(
         &|r| images::check_late(module, r),
         logical,
     ];
-    let new_report = || Report { module, options, errors: Vec::new(), limit, names: None };
+    let new_report = || Report { module, options, errors: Vec::new(), limit };
     let long_first = &[dominance, operands, memory, logical];
     match board {
         Some(board) => board.work(&new_report, ordered, independent, long_first),

@@ -316,7 +316,7 @@ mod tests {
         let words = big_words();
         let module = Module::read(&words).unwrap();
         let options = ValOptions::default();
-        let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100, names: None };
+        let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100 };
         let slow = |r: &mut Report| {
             std::thread::sleep(std::time::Duration::from_millis(30));
             r.module_error(ErrorKind::Limit, "slow and first");

@@ -48,9 +48,24 @@ impl<'t> Assembler<'t, '_> {
         self.out.truncate(len);
     }
 
+    /// Notes, when spans are recorded, that bytes `start..end` wrote the
+    /// current instruction's words from `word` on (nothing if they wrote
+    /// none).
+    #[inline]
+    pub(super) fn record(&mut self, word: usize, start: usize, end: usize) {
+        if let Some(spans) = &mut self.spans {
+            if self.words.len() > word {
+                spans.token(word, start, end);
+            }
+        }
+    }
+
     /// Appends the current instruction's words to the output.
     pub(super) fn emit_words(&mut self) {
         let at = self.out.position();
+        if let Some(spans) = &mut self.spans {
+            spans.commit(at, self.words.len());
+        }
         self.out.extend_from_slice(&self.words);
         for k in 0..self.words_local.len() {
             self.mark_local(at + self.words_local[k] as usize);

@@ -11,6 +11,7 @@ impl<'t> Assembler<'t, '_> {
     pub(super) fn immediate_instruction(&mut self) -> Result<(), Diagnostic> {
         let (w, next) = self.cur.word();
         self.immediate_word(w)?;
+        self.record(0, self.cur.pos.index, next.index);
         self.cur.pos = next;
         loop {
             if !self.cur.advance() || self.cur.is_start_of_new_inst() {
@@ -30,10 +31,12 @@ impl<'t> Assembler<'t, '_> {
     /// `OpUnknown`): any literal or id, then step past it.
     pub(super) fn untyped_operand(&mut self, w: &'t str, next: Position) -> Result<(), Diagnostic> {
         self.expected.clear();
+        let at = self.words.len();
         match self.any_value(w) {
             Ok(()) => {}
             Err(OperandError::Hard(d) | OperandError::NoMatch(d)) => return Err(d),
         }
+        self.record(at, self.cur.pos.index, next.index);
         self.cur.pos = next;
         Ok(())
     }
@@ -70,6 +73,8 @@ impl<'t> Assembler<'t, '_> {
         }
         expect_char(self, b')', "after the word count")?;
         self.words.push((count << 16) | opcode);
+        // `OpUnknown(opcode, count)` wrote the first word.
+        self.record(0, self.opname_index.unwrap_or(self.cur.pos.index), self.cur.pos.index);
         for i in 1..count {
             let left = count - i;
             if !self.cur.advance() {

@@ -1,11 +1,16 @@
-//! Friendly names for ids, built the way spirv-dis builds them: one pass over
-//! the module, where the first rule that fires for an id wins (`OpName`,
+//! Friendly names for ids (`%int`, `%_ptr_Function_float`, `%main`), built
+//! the way spirv-dis builds them: one pass over the module, where the first rule that fires for an id wins (`OpName`,
 //! then `BuiltIn` decorations, then names derived from types and constants),
 //! and every other result id keeps its number so that an `OpName "1"` cannot
 //! collide with it. Clashes get `_0`, `_1`, ... suffixes.
+//!
+//! Owns the names table ([`IdNames`]). A [`Module`](super::Module) computes
+//! it on first use ([`Module::names`](super::Module::names)); the
+//! disassembler, which streams and builds no module, runs the same pass on
+//! its words; the validator's messages read the module's.
 
-use super::number;
 use crate::binary::{IdMap, InstructionParser, NumberKind, ParserOptions};
+use crate::dis::number;
 use crate::grammar::{fp_encoding, op, OperandKind};
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
@@ -16,6 +21,20 @@ use std::hash::{BuildHasher, BuildHasherDefault};
 const OWN_NUMBER: (u32, u32) = (u32::MAX, 0);
 
 /// How ids are shown: by number, or by friendly name.
+///
+/// ```
+/// use gpuasm_spirv::module::Module;
+/// let words = gpuasm_spirv::text::assemble(
+///     "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpName %f \"main\"\n%void = OpTypeVoid\n\
+///      %fn = OpTypeFunction %void\n%f = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n",
+///     &Default::default(),
+/// )
+/// .unwrap();
+/// let module = Module::read(&words).unwrap();
+/// let named: Vec<_> = module.insts().iter().filter_map(|i| i.result_id()).map(|id| module.name(id)).collect();
+/// // Function types and labels keep their numbers (`%2`, `%4`).
+/// assert_eq!(named, [Some("void"), None, Some("main"), None]);
+/// ```
 pub struct IdNames {
     /// Byte range of each named id's text in `arena`.
     ranges: IdMap<(u32, u32)>,
@@ -25,13 +44,13 @@ pub struct IdNames {
 
 impl IdNames {
     /// Numbers only (`--raw-id`).
-    pub fn raw() -> IdNames {
+    pub(crate) fn raw() -> IdNames {
         IdNames { ranges: IdMap::with_cap(0), arena: Vec::new() }
     }
 
     /// Friendly names for every id of the module. A parse error stops the
     /// pass; names found before it are kept.
-    pub fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
+    pub(crate) fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
         let mut b = Builder {
             names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len() / 8) },
             // About one name per 32 words on large modules; growing the
@@ -53,7 +72,7 @@ impl IdNames {
 
     /// Appends the name of `id` (without `%`).
     #[inline]
-    pub fn write(&self, out: &mut Vec<u8>, id: u32) {
+    pub(crate) fn write(&self, out: &mut Vec<u8>, id: u32) {
         match self.ranges.get(id) {
             Some((start, len)) if (start, len) != OWN_NUMBER => {
                 number::push_bytes(out, &self.arena[start as usize..(start + len) as usize])
@@ -62,7 +81,8 @@ impl IdNames {
         }
     }
 
-    /// The name of `id`, unless it is shown as its own number.
+    /// The name of `id` (without `%`), unless it is shown as its own
+    /// number.
     pub fn get(&self, id: u32) -> Option<&str> {
         if self.ranges.get(id) == Some(OWN_NUMBER) {
             return None;
@@ -72,7 +92,7 @@ impl IdNames {
 
     /// Length of the name of `id` as printed.
     #[inline]
-    pub fn len(&self, id: u32) -> usize {
+    pub(crate) fn len(&self, id: u32) -> usize {
         match self.ranges.get(id) {
             Some(r) if r != OWN_NUMBER => r.1 as usize,
             _ => decimal_len(id),
