@@ -30,6 +30,7 @@ pub mod dis;
 pub mod grammar;
 pub mod module;
 mod name_map;
+mod number;
 pub mod target_env;
 pub mod text;
 pub mod validate;

@@ -21,12 +21,12 @@
 //! ```
 
 mod cfg;
-pub(crate) mod number;
 mod split;
 
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::{self, op, Category, OperandKind};
 use crate::module::names::IdNames;
+use crate::number;
 use rustc_hash::FxHashMap;
 use std::io::{self, Write};
 

@@ -10,8 +10,8 @@
 //! its words; the validator's messages read the module's.
 
 use crate::binary::{IdMap, InstructionParser, NumberKind, ParserOptions};
-use crate::dis::number;
 use crate::grammar::{fp_encoding, op, OperandKind};
+use crate::number;
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
