@@ -5,8 +5,11 @@
 
 use super::{ErrorKind, Report, ValOptions};
 use crate::binary::literal_string_bytes;
-use crate::grammar::{built_in, capability, decoration, group_operation, op, Category, OperandKind, Version};
+use crate::grammar::{
+    built_in, capability, decoration, group_operation, op, Category, InstructionInfo, OperandKind, Version,
+};
 use crate::module::capabilities::declare;
+use crate::module::opcode_set::OpcodeSet;
 use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::FxHashSet;
@@ -211,10 +214,25 @@ fn extension_list(exts: &[&str]) -> String {
     exts.iter().map(|e| format!("{e} ")).collect()
 }
 
-fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
+/// `passed`: the opcodes whose own requirements (not their operands') an
+/// earlier instruction met; they depend on nothing else, and most modules
+/// repeat a few dozen opcodes many times.
+fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize, passed: &mut OpcodeSet) {
     let inst = &m.insts[i];
     let info = inst.info;
     let opc = inst.opcode();
+    if !passed.contains(opc) {
+        if !opcode_met(d, r, i, info) {
+            return;
+        }
+        passed.insert(opc);
+    }
+    operands_met(m, d, r, i);
+}
+
+/// The capabilities, version and extensions instruction `i`'s opcode needs.
+fn opcode_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) -> bool {
+    let opc = info.opcode;
     let amd_ballot = (op::OpGroupIAddNonUniformAMD..=op::OpGroupSMaxNonUniformAMD).contains(&opc)
         && d.extensions.contains(&b"SPV_AMD_shader_ballot"[..]);
     let caps = if amd_ballot { Vec::new() } else { d.filter(info.capabilities) };
@@ -224,11 +242,11 @@ fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
             i,
             format!("Opcode {} requires one of these capabilities: {}", &info.name[2..], names(&caps)),
         );
-        return;
+        return false;
     }
     if let Some(Version(a, b)) = info.last_version.filter(|&last| d.module_version > last) {
         r.error(ErrorKind::Capability, i, format!("{} requires SPIR-V version {a}.{b} or earlier", &info.name[2..]));
-        return;
+        return false;
     }
     // A capability is enough, except for OpTerminateInvocation, which
     // spirv-val also checks for its version or extension.
@@ -245,9 +263,15 @@ fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
                 (None, _) => format!("{name} requires one of the following extensions: {exts}"),
             };
             r.error(ErrorKind::Capability, i, message);
-            return;
+            return false;
         }
     }
+    true
+}
+
+/// The capabilities, versions and extensions instruction `i`'s operands need.
+fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) {
+    let opc = m.opcode(i);
     for (k, o) in m.operands(i).iter().enumerate() {
         let cat = o.kind.info().category;
         if !matches!(cat, Category::ValueEnum | Category::BitEnum) {
@@ -356,8 +380,9 @@ pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
             }
         }
     }
+    let mut passed = OpcodeSet::new(&[]);
     for i in 0..m.insts.len() {
-        check_instruction(m, &d, r, i);
+        check_instruction(m, &d, r, i, &mut passed);
         ext_instruction(m, &d, r, i);
         if r.full() {
             return;

@@ -6,7 +6,7 @@
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{op, InstructionInfo, OperandKind};
-use crate::module::Module;
+use crate::module::{Inst, Module};
 use rustc_hash::FxHashSet;
 
 /// Whether operand `k` of instruction `i` (counting every operand, result
@@ -141,26 +141,26 @@ fn non_semantic_use(inst: &crate::module::Inst) -> bool {
 
 /// Uses of functions, function types and type-less ids (labels, strings,
 /// imports, decoration groups) outside the instructions made for them.
-fn misused(m: &Module, i: usize, k: usize, id: u32) -> Option<&'static str> {
+fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
     let inst = &m.insts[i];
     let opc = inst.opcode();
     let class = inst.info.class;
-    let def = m.def(id)?;
-    if def.opcode() == op::OpExtInst && non_semantic(def.ext_set) && !non_semantic_use(inst) {
+    let def_opcode = def.opcode();
+    if def_opcode == op::OpExtInst && non_semantic(def.ext_set) && !non_semantic_use(inst) {
         return Some("Operand {} in semantic instruction cannot be a non-semantic instruction");
     }
     let ext_inst = matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
     // Only non-semantic extended instructions may name a function type.
-    if ext_inst && def.opcode() == op::OpTypeFunction && !non_semantic(inst.ext_set) {
+    if ext_inst && def_opcode == op::OpTypeFunction && !non_semantic(inst.ext_set) {
         return Some("Invalid use of function type result id {}.");
     }
     let debug = matches!(class, "Debug" | "Annotation") || ext_inst;
     if debug {
         return None;
     }
-    let operand_name = operand_name(inst.info, k);
-    match def.opcode() {
+    match def_opcode {
         op::OpFunction => {
+            let operand_name = operand_name(inst.info, k);
             let ok = matches!(
                 opc,
                 op::OpEntryPoint
@@ -229,7 +229,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         for (k, id) in m.id_operands(i) {
             let kind = m.operands(i)[k].kind;
-            match m.def_index(id) {
+            let d = match m.def_index(id) {
                 None => {
                     if forward_ok(m, i, k, &forward_pointers, id) {
                         undefined_forward.push(id);
@@ -243,29 +243,30 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     }
                     continue;
                 }
-                // An instruction's own result is not defined yet.
-                Some(d) if d == i && !forward_ok(m, i, k, &forward_pointers, id) => {
-                    let name = r.id(id);
-                    r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
-                    continue;
-                }
-                Some(d) if d > i && !forward_ok(m, i, k, &forward_pointers, id) => {
-                    // Not defined yet where it is used, in spirv-val's words.
-                    let name = r.id(id);
-                    r.error(ErrorKind::ForwardReference, i, format!("ID {name} has not been defined"));
-                }
-                _ => {}
+                Some(d) => d,
+            };
+            // An instruction's own result is not defined yet.
+            if d == i && !forward_ok(m, i, k, &forward_pointers, id) {
+                let name = r.id(id);
+                r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
+                continue;
             }
-            if let Some(msg) = misused(m, i, k, id) {
+            if d > i && !forward_ok(m, i, k, &forward_pointers, id) {
+                // Not defined yet where it is used, in spirv-val's words.
+                let name = r.id(id);
+                r.error(ErrorKind::ForwardReference, i, format!("ID {name} has not been defined"));
+            }
+            let def = &m.insts[d];
+            if let Some(msg) = misused(m, i, k, def) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
                 continue;
             }
             if kind == OperandKind::IdResultType {
-                if !m.is_type(id) {
+                if !def.info.declares_type {
                     r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
                 }
-            } else if m.is_type(id) && !type_ok(m, i, k) {
+            } else if def.info.declares_type && !type_ok(m, i, k) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
