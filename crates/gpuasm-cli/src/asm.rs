@@ -1,9 +1,11 @@
 //! `gpuasm as`: SPIR-V assembly text to a binary, with spirv-as's options.
 
-use crate::io::{read_input, utf8_text, write_atomically_file, write_words, Output};
+use crate::io::{read_input, write_atomically_file, write_words, Output};
 use anyhow::Result;
 use clap::Args;
-use gpuasm_spirv::text::{assemble_to_writer, assemble_with_warnings, AsmOptions, Diagnostics, StreamError};
+use gpuasm_spirv::text::{
+    assemble_to_writer, assemble_with_warnings, text_from_bytes, AsmOptions, Diagnostics, StreamError,
+};
 use gpuasm_spirv::TargetEnv;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -46,7 +48,9 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 pub fn run(args: AsArgs) -> Result<ExitCode> {
     let target_env = args.target_env.as_deref().map(str::parse::<TargetEnv>).transpose()?;
     let (bytes, name) = read_input(args.input.as_deref())?;
-    let (text, raw_bytes) = utf8_text(&bytes);
+    // Bytes that are not UTF-8 get stand-ins the assembler turns back into
+    // the bytes in string literals (spirv-as reads bytes).
+    let (text, raw_bytes) = text_from_bytes(&bytes);
     let options = AsmOptions::default()
         .raw_bytes(raw_bytes)
         .target_env(target_env)
