@@ -399,6 +399,11 @@ impl<'w> Module<'w> {
         self.present.contains(opcode)
     }
 
+    /// The opcodes the module's instructions use.
+    pub(crate) fn opcodes_used(&self) -> impl Iterator<Item = u16> + '_ {
+        self.present.iter()
+    }
+
     /// Whether some instruction has one of these opcodes.
     pub(crate) fn uses_any(&self, opcodes: &OpcodeSet) -> bool {
         self.present.intersects(opcodes)

@@ -56,6 +56,14 @@ impl OpcodeSet {
     pub fn intersects(&self, other: &OpcodeSet) -> bool {
         self.0.iter().zip(&other.0).any(|(a, b)| a & b != 0)
     }
+
+    /// The opcodes in the set, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.0
+            .iter()
+            .enumerate()
+            .flat_map(|(w, &bits)| (0..64).filter(move |b| bits & (1 << b) != 0).map(move |b| (w * 64 + b) as u16))
+    }
 }
 
 /// Whether `name` starts with (or, `anywhere`, contains) one of `patterns`.
@@ -85,6 +93,12 @@ const fn any_at(name: &[u8], patterns: &[&str], anywhere: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::OpcodeSet;
+
+    #[test]
+    fn iterates_its_opcodes_in_order() {
+        let set = OpcodeSet::new(&[700, 3, 64, 63]);
+        assert_eq!(set.iter().collect::<Vec<_>>(), [3, 63, 64, 700]);
+    }
 
     #[test]
     fn holds_exactly_its_opcodes() {

@@ -6,6 +6,7 @@
 use super::shapes::{int32_constant, shape, Shape};
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, op, OperandKind};
+use crate::module::opcode_set::OpcodeSet;
 use crate::module::Module;
 use crate::TargetEnv;
 
@@ -17,29 +18,42 @@ fn is_int32(m: &Module, ty: u32) -> bool {
 /// Kinds of types these rules do not cover (cooperative matrices and
 /// vectors, tensors...): any instruction touching them is left alone.
 fn exotic(m: &Module, ty: u32) -> bool {
-    !matches!(
-        m.def_opcode(ty),
-        Some(
-            op::OpTypeFloat
-                | op::OpTypeInt
-                | op::OpTypeBool
-                | op::OpTypeVector
-                | op::OpTypeMatrix
-                | op::OpTypeArray
-                | op::OpTypeRuntimeArray
-                | op::OpTypeStruct
-                | op::OpTypePointer
-                | op::OpTypeImage
-                | op::OpTypeSampler
-                | op::OpTypeSampledImage
-                | op::OpTypeVoid
-        )
+    !m.def_opcode(ty).is_some_and(covered)
+}
+
+/// Whether the module declares a type [`exotic`] names. When it does not,
+/// no instruction touches one: the ids pass, which runs first, checked
+/// that every result type is a type.
+fn declares_exotic(m: &Module) -> bool {
+    m.opcodes_used().any(|o| crate::grammar::instruction(o).is_some_and(|i| i.declares_type) && !covered(o))
+}
+
+/// The type declarations these rules cover.
+fn covered(type_opcode: u16) -> bool {
+    matches!(
+        type_opcode,
+        op::OpTypeFloat
+            | op::OpTypeInt
+            | op::OpTypeBool
+            | op::OpTypeVector
+            | op::OpTypeMatrix
+            | op::OpTypeArray
+            | op::OpTypeRuntimeArray
+            | op::OpTypeStruct
+            | op::OpTypePointer
+            | op::OpTypeImage
+            | op::OpTypeSampler
+            | op::OpTypeSampledImage
+            | op::OpTypeVoid
     )
 }
 
 fn is(m: &Module, ty: u32, base: u16) -> bool {
     shape(m, ty).is_some_and(|s| s.base == base)
 }
+
+/// The ray-query instructions (their own rules, [`Checker::ray_query`]).
+static RAY_QUERIES: OpcodeSet = OpcodeSet::named(&["OpRayQuery"], &[]);
 
 struct Checker<'a, 'w> {
     m: &'a Module<'w>,
@@ -50,6 +64,8 @@ struct Checker<'a, 'w> {
     /// Declared and implied capabilities.
     caps: &'a rustc_hash::FxHashSet<u32>,
     env: TargetEnv,
+    /// See [`declares_exotic`].
+    exotic_types: bool,
 }
 
 impl Checker<'_, '_> {
@@ -78,10 +94,16 @@ impl Checker<'_, '_> {
     /// Scope operands are 32-bit integer scalars naming a scope.
     fn scopes(&self, rep: &mut Report) {
         let m = self.m;
+        let info = m.insts[self.i].info;
+        // Every rule below is about a scope operand (most instructions have none).
+        if !m.operands(self.i).iter().any(|o| o.kind == OperandKind::IdScope)
+            && !info.operands.iter().any(|o| o.kind == OperandKind::IdScope)
+        {
+            return;
+        }
         // spirv-val does not check the scope of AMD's non-uniform group
         // instructions (SPV_AMD_shader_ballot), nor here the scope a type
         // declaration names (cooperative matrices).
-        let info = m.insts[self.i].info;
         if info.name.ends_with("NonUniformAMD") || info.class == "Type-Declaration" {
             return;
         }
@@ -171,7 +193,7 @@ impl Checker<'_, '_> {
         let inst = &m.insts[self.i];
         let opc = inst.opcode();
         let rt = inst.result_type;
-        if self.name().starts_with("RayQuery") {
+        if RAY_QUERIES.contains(opc) {
             if let Some(message) = self.ray_query() {
                 self.fail(rep, message.into());
             }
@@ -183,7 +205,10 @@ impl Checker<'_, '_> {
             }
             return;
         }
-        if inst.info.has_result_type && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k))) {
+        if self.exotic_types
+            && inst.info.has_result_type
+            && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k)))
+        {
             return;
         }
         let name = self.name();
@@ -975,6 +1000,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let entry_points = targets(op::OpEntryPoint, 1);
     let called = targets(op::OpFunctionCall, 2);
     let phis = super::phi::Phis::new(m);
+    let exotic_types = declares_exotic(m);
     let mut param = 0;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
@@ -1038,7 +1064,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             }
             _ => {
                 let before = r.errors.len();
-                Checker { m, i, psb_bitcasts, caps, env }.check(r);
+                Checker { m, i, psb_bitcasts, caps, env, exotic_types }.check(r);
                 if shader && r.errors.len() == before {
                     if let Some(message) = super::small_types::instruction_error(m, i, |k| m.type_of(m.word(i, k))) {
                         r.error(ErrorKind::OperandType, i, message);
