@@ -98,6 +98,22 @@ impl IdTypes {
         true
     }
 
+    /// The type id recorded for `id`, 0 if it has none or is not defined:
+    /// one load for ids under the cap.
+    #[inline(always)]
+    pub fn type_or_zero(&self, id: u32) -> u32 {
+        match self.types.get(id as usize) {
+            Some(&t) => t,
+            None => self.sparse_type_or_zero(id),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn sparse_type_or_zero(&self, id: u32) -> u32 {
+        self.sparse.get(&id).copied().unwrap_or(0)
+    }
+
     /// The type id recorded for a defined id.
     #[inline]
     pub fn type_of(&self, id: u32) -> Option<u32> {

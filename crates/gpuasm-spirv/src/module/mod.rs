@@ -473,11 +473,12 @@ impl<'w> Module<'w> {
     }
 
     /// The type id of a value id (0 if it has none).
-    #[inline]
+    #[inline(always)]
     pub fn type_of(&self, id: u32) -> u32 {
-        // The reader's table holds a type as its own type.
-        match self.id_types.type_of(id) {
-            Some(t) if t != id => t,
+        // The reader's table holds a type as its own type, and 0 for ids
+        // it has not seen defined.
+        match self.id_types.type_or_zero(id) {
+            t if t != id => t,
             _ => 0,
         }
     }
