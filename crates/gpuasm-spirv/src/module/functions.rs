@@ -1,5 +1,15 @@
 //! Functions and their blocks, found once from the instruction order: each
 //! function's OpFunction, and each block's label and instructions.
+//!
+//! ```
+//! let src = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+//! let words = gpuasm_spirv::text::assemble(src, &Default::default()).unwrap();
+//! let module = gpuasm_spirv::module::Module::read(&words).unwrap();
+//! let main = &module.functions()[0];
+//! assert_eq!(main.blocks.len(), 1);
+//! // OpLabel and OpReturn.
+//! assert_eq!(main.blocks[0].insts.len(), 2);
+//! ```
 
 use super::Module;
 use crate::grammar::op;

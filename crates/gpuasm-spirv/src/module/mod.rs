@@ -13,6 +13,20 @@
 //! name each id had, which [`Module::span`], [`Module::operand_span`],
 //! [`Module::locate`] and [`Module::text_name`] read. A module read from a
 //! binary has none (those give `None`), and the reader never records any.
+//!
+//! ```
+//! use gpuasm_spirv::module::Module;
+//! let words = gpuasm_spirv::text::assemble(
+//!     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%int = OpTypeInt 32 1\n",
+//!     &Default::default(),
+//! )
+//! .unwrap();
+//! let module = Module::read(&words).unwrap();
+//! let int = module.insts()[2].result_id().unwrap();
+//! assert_eq!(module.def(int).map(|d| d.info().name), Some("OpTypeInt"));
+//! assert_eq!(module.name(int), Some("int"));
+//! assert_eq!(module.span(2), None); // read from a binary: no text
+//! ```
 
 pub(crate) mod capabilities;
 pub(crate) mod decorations;

@@ -8,6 +8,18 @@
 //! it on first use ([`Module::names`](super::Module::names)); the
 //! disassembler, which streams and builds no module, runs the same pass on
 //! its words; the validator's messages read the module's.
+//!
+//! ```
+//! let src = "OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\nOpExecutionMode %main LocalSize 1 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n%entry = OpLabel\nOpReturn\nOpFunctionEnd\n";
+//! let words = gpuasm_spirv::text::assemble(src, &Default::default()).unwrap();
+//! let module = gpuasm_spirv::module::Module::read(&words).unwrap();
+//! let names = module.names();
+//! // As spirv-dis prints it: `%void = OpTypeVoid`, `%3 = OpTypeFunction
+//! // %void`, `%1 = OpFunction` (ids numbered in order of appearance).
+//! assert_eq!(names.get(2), Some("void"));
+//! assert_eq!(names.get(3), None);
+//! assert_eq!(names.get(1), None);
+//! ```
 
 use crate::binary::{IdMap, InstructionParser, NumberKind, ParserOptions};
 use crate::grammar::{fp_encoding, op, OperandKind};

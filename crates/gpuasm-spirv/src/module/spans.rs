@@ -16,6 +16,17 @@
 //! at the first word of the token that wrote it (a mask and each of its
 //! parameters, each half of an `OpSwitch` or `OpPhi` pair, a string however
 //! many words long), so the alignment is exact.
+//!
+//! ```
+//! let src = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%uint = OpTypeInt 32 0\n%one = OpConstant %uint 1\n";
+//! let parsed = gpuasm_spirv::text::parse(src, &Default::default()).unwrap();
+//! let module = parsed.module().unwrap();
+//! // Instruction 3, operand 2 (after result type and result): the literal.
+//! let at = module.operand_span(3, 2).unwrap();
+//! assert_eq!(&src[at], "1");
+//! let one = module.id_named("one").unwrap();
+//! assert_eq!(module.text_name(one), Some("one"));
+//! ```
 
 use rustc_hash::FxHashMap;
 use std::ops::Range;
