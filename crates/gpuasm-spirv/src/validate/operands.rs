@@ -23,9 +23,13 @@ fn exotic(m: &Module, ty: u32) -> bool {
 
 /// Whether the module declares a type [`exotic`] names. When it does not,
 /// no instruction touches one: the ids pass, which runs first, checked
-/// that every result type is a type.
+/// that every result type is a type, and that a function type is named
+/// only by OpFunction (so no value has one, and OpTypeFunction, which
+/// every module with a function declares, does not count).
 fn declares_exotic(m: &Module) -> bool {
-    m.opcodes_used().any(|o| crate::grammar::instruction(o).is_some_and(|i| i.declares_type) && !covered(o))
+    m.opcodes_used().any(|o| {
+        o != op::OpTypeFunction && crate::grammar::instruction(o).is_some_and(|i| i.declares_type) && !covered(o)
+    })
 }
 
 /// The type declarations these rules cover.
