@@ -50,9 +50,10 @@ fn check(path: &Path, options: &ValOptions) -> Option<String> {
     };
     match validate(&words, &options.clone().max_errors(1)) {
         Ok(()) => None,
-        Err(errors) => Some(errors.first().map_or_else(String::new, |e| {
-            format!("word {}: {} [{:?}]", e.word_offset, e.message.lines().next().unwrap_or(""), e.kind)
-        })),
+        Err(errors) => {
+            let e = errors.first();
+            Some(format!("word {}: {} [{:?}]", e.word_offset, e.message.lines().next().unwrap_or(""), e.kind))
+        }
     }
 }
 

@@ -56,8 +56,9 @@ struct ValCase {
 impl ValCase {
     /// How our verdict differs from spirv-val's, if it does.
     fn disagreement(&self) -> Option<&'static str> {
+        // A file that does not frame as words is rejected with no message.
         let ours: Result<(), Vec<ValidationError>> = match words_from_bytes(&self.files[&self.file]) {
-            Ok((words, _)) => validate(&words, &self.options),
+            Ok((words, _)) => validate(&words, &self.options).map_err(|e| e.into_vec()),
             Err(_) => Err(Vec::new()),
         };
         match (self.valid, ours) {

@@ -37,6 +37,7 @@ mod encoded_floats;
 mod entry_points;
 mod entry_references;
 mod env_capabilities;
+mod error;
 mod execution_limits;
 mod glsl;
 mod graph;
@@ -87,8 +88,8 @@ use crate::dis;
 use crate::module::Module;
 use crate::TargetEnv;
 pub use block_layout::BlockLayout;
+pub use error::{ErrorKind, ValidationError, ValidationErrors};
 pub use limits::Limits;
-use std::fmt;
 
 /// Validator switches (spirv-val's options). Built from the default with
 /// one method per field:
@@ -213,68 +214,6 @@ impl ValOptions {
     }
 }
 
-/// Which rule an error breaks. Stable: tools may match on it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// The binary itself does not parse (seed 003).
-    Binary,
-    /// The module's version is newer than the target environment allows.
-    Version,
-    /// Logical layout (spec 2.4): section order, one memory model.
-    Layout,
-    /// Functions and blocks: OpFunction/OpLabel/terminators/OpFunctionEnd.
-    FunctionStructure,
-    /// An id used but never defined.
-    UndefinedId,
-    /// A forward reference where the operand needs an earlier definition.
-    ForwardReference,
-    /// A type used where a value is needed, or the reverse.
-    TypeValueMismatch,
-    /// A capability, extension or version needed and not declared.
-    Capability,
-    /// Operand types of an instruction (loads, stores, access chains,
-    /// arithmetic, composites, calls...).
-    OperandType,
-    /// A definition that does not dominate a use, or a use in another function.
-    Dominance,
-    /// Entry points and execution modes.
-    EntryPoint,
-    /// Decoration targets.
-    Decoration,
-    /// A BuiltIn variable of the wrong type or storage class (Vulkan).
-    BuiltIn,
-    /// A universal limit (spec 2.17) or its `--max-*` override.
-    Limit,
-    /// Structured control flow (spec 2.11): constructs, merges, back-edges.
-    StructuredControlFlow,
-}
-
-/// One broken rule.
-#[derive(Clone, Debug)]
-pub struct ValidationError {
-    /// Which family of rules it breaks.
-    pub kind: ErrorKind,
-    /// Word offset of the offending instruction (or of the binary error).
-    pub word_offset: usize,
-    /// What is wrong, in spirv-val's words where it reports the same error.
-    pub message: String,
-    /// The offending instruction, disassembled with friendly names.
-    pub instruction: Option<String>,
-}
-
-impl fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "word {}: {}", self.word_offset, self.message)?;
-        if let Some(i) = &self.instruction {
-            write!(f, "\n  {}", i.trim())?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ValidationError {}
-
 /// Collects errors with the instruction each concerns.
 pub(crate) struct Report<'m, 'w> {
     module: &'m Module<'w>,
@@ -294,6 +233,7 @@ impl<'m, 'w> Report<'m, 'w> {
         self.errors.push(ValidationError {
             kind,
             word_offset: self.module.insts[inst].offset as usize,
+            instruction_index: Some(inst),
             message: message.into(),
             instruction: Some(text),
         });
@@ -314,7 +254,13 @@ impl<'m, 'w> Report<'m, 'w> {
 
     pub fn module_error(&mut self, kind: ErrorKind, message: impl Into<String>) {
         if self.errors.len() < self.limit {
-            self.errors.push(ValidationError { kind, word_offset: 0, message: message.into(), instruction: None });
+            self.errors.push(ValidationError {
+                kind,
+                word_offset: 0,
+                instruction_index: None,
+                message: message.into(),
+                instruction: None,
+            });
         }
     }
 
@@ -324,11 +270,15 @@ impl<'m, 'w> Report<'m, 'w> {
 }
 
 /// Validates a module given as host-order words.
-pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
+pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), ValidationErrors> {
+    validate_words(words, options).map_err(ValidationErrors::new)
+}
+
+fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
     let threads = schedule::threads_for(words.len());
     if threads == 1 {
         let module = Module::read(words).map_err(|e| vec![binary_error(&e)])?;
-        return validate_module(&module, options);
+        return validate_on(&module, options, None);
     }
     // A large module: the other threads start while it is read.
     schedule::with_helpers(
@@ -345,14 +295,15 @@ fn binary_error(e: &BinaryError) -> ValidationError {
     ValidationError {
         kind: ErrorKind::Binary,
         word_offset: e.word_offset(),
+        instruction_index: None,
         message: e.kind().to_string(),
         instruction: None,
     }
 }
 
 /// Validates an already read module.
-pub fn validate_module(module: &Module<'_>, options: &ValOptions) -> Result<(), Vec<ValidationError>> {
-    validate_on(module, options, None)
+pub fn validate_module(module: &Module<'_>, options: &ValOptions) -> Result<(), ValidationErrors> {
+    validate_on(module, options, None).map_err(ValidationErrors::new)
 }
 
 /// Validates a module, sharing the passes with the other threads of

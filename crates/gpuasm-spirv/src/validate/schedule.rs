@@ -284,8 +284,9 @@ mod tests {
         let words = big_words();
         assert!(threads_for(words.len()) > 1 || threads() == 1, "large enough to start threads early");
         let options = ValOptions::default();
-        let messages =
-            |r: Result<(), Vec<ValidationError>>| r.err().map(|e| e.into_iter().map(|e| e.message).collect::<Vec<_>>());
+        let messages = |r: Result<(), crate::validate::ValidationErrors>| {
+            r.err().map(|e| e.into_iter().map(|e| e.message).collect::<Vec<_>>())
+        };
         let one = |w: &[u32]| match Module::read(w) {
             Ok(m) => messages(crate::validate::validate_module(&m, &options)),
             Err(e) => Some(vec![e.kind().to_string()]),
