@@ -379,11 +379,31 @@ fn main() {
 
     // Enumerant constants for every core value or bit enum.
     for k in kinds.iter().filter(|k| k.scope == 0 && !k.enumerants.is_empty()) {
+        // The example names the kind's last enumerant, so each module's
+        // doctest reads a different entry of the table.
+        let last = k.enumerants.last().expect("non-empty");
+        let last_ident = if last.enumerant.chars().next().unwrap().is_ascii_digit() {
+            format!("_{}", last.enumerant)
+        } else {
+            last.enumerant.clone()
+        };
         writeln!(
             out,
-            "/// `{}` enumerant values.\n#[allow(non_upper_case_globals, dead_code)]\npub mod {} {{",
-            k.name,
-            snake(&k.name)
+            "/// `{name}` enumerant values, named as in the grammar: the constants\n\
+             /// the library matches on, and whose names and requirements\n\
+             /// [`OperandKind::{kind}`] gives.\n\
+             ///\n\
+             /// ```\n\
+             /// use gpuasm_spirv::grammar::{{{module}, OperandKind}};\n\
+             /// let e = OperandKind::{kind}.enumerant({module}::{ident}).unwrap();\n\
+             /// assert_eq!(e.name, \"{enumerant}\");\n\
+             /// ```\n\
+             #[allow(non_upper_case_globals, dead_code)]\npub mod {module} {{",
+            name = k.name,
+            kind = k.ident,
+            module = snake(&k.name),
+            ident = last_ident,
+            enumerant = last.enumerant,
         )
         .unwrap();
         for e in &k.enumerants {
