@@ -56,21 +56,57 @@ pub struct Inst {
     /// Word offset in the module (modules are shorter than 2^31 words).
     pub(crate) offset: u32,
     pub(crate) word_count: u16,
-    /// The opcode (also in `info`; kept here to spare passes that scan
-    /// opcodes a load from the grammar table).
     opcode: u16,
-    pub(crate) info: &'static InstructionInfo,
+    /// Its grammar entry's place in [`crate::grammar::INSTRUCTIONS`]
+    /// (passes ask for it for nearly every instruction).
+    info_index: u16,
     /// `0` when there is none.
     pub(crate) result_type: u32,
     /// `0` when there is none.
     pub(crate) result_id: u32,
-    /// For `OpExtInst`, the set its instruction number belongs to.
-    pub(crate) ext_set: Option<ExtSet>,
     /// Where the operands are: the first `operands_len` of static layout
     /// `operands_at & !STATIC` (most instructions: nothing is copied), or in
     /// the module's own list from `operands_at`.
     operands_at: u32,
-    operands_len: u32,
+    /// At most the word count.
+    operands_len: u16,
+    /// For `OpExtInst`, the set its instruction number belongs to, as
+    /// [`ExtSetCode`] packs it.
+    ext_set: ExtSetCode,
+}
+
+// Every pass walks the instructions: kept small, more of them share a cache
+// line, and a large module's list stays small (it was 48 bytes).
+const _: () = assert!(std::mem::size_of::<Inst>() == 28);
+
+/// An `Option<ExtSet>` in one byte: 0 for none, 1 for an unknown
+/// non-semantic set, `2 + k` for entry `k` of the grammar's sets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct ExtSetCode(u8);
+
+impl ExtSetCode {
+    fn new(set: Option<ExtSet>) -> ExtSetCode {
+        match set {
+            None => ExtSetCode(0),
+            Some(ExtSet::UnknownNonSemantic) => ExtSetCode(1),
+            Some(ExtSet::Known(s)) => {
+                let k = crate::grammar::EXT_INST_SETS
+                    .iter()
+                    .position(|e| std::ptr::eq(e, s))
+                    .expect("the parser's sets are the grammar's");
+                ExtSetCode(2 + k as u8)
+            }
+        }
+    }
+
+    #[inline]
+    fn get(self) -> Option<ExtSet> {
+        match self.0 {
+            0 => None,
+            1 => Some(ExtSet::UnknownNonSemantic),
+            k => Some(ExtSet::Known(&crate::grammar::EXT_INST_SETS[k as usize - 2])),
+        }
+    }
 }
 
 /// [`Inst::operands_at`] names a static layout.
@@ -94,8 +130,9 @@ impl Inst {
     }
 
     /// Its grammar entry.
+    #[inline]
     pub fn info(&self) -> &'static InstructionInfo {
-        self.info
+        &crate::grammar::INSTRUCTIONS[self.info_index as usize]
     }
 
     /// The id of its result type, if it has one.
@@ -109,8 +146,9 @@ impl Inst {
     }
 
     /// For OpExtInst, the extended instruction set it belongs to.
+    #[inline]
     pub fn ext_set(&self) -> Option<ExtSet> {
-        self.ext_set
+        self.ext_set.get()
     }
 }
 
@@ -244,12 +282,13 @@ impl<'w> Module<'w> {
                 offset: inst.offset as u32,
                 word_count: inst.words.len() as u16,
                 opcode: inst.info.opcode,
-                info: inst.info,
+                info_index: crate::grammar::instruction_index(inst.info.opcode).expect("the parser knows it") as u16,
                 result_type: inst.result_type,
                 result_id: inst.result_id,
-                ext_set: inst.ext_set,
                 operands_at: 0,
-                operands_len: inst.operands.len() as u32,
+                // At most the word count, a u16.
+                operands_len: inst.operands.len() as u16,
+                ext_set: ExtSetCode::new(inst.ext_set),
             };
             // Fits: `words` is checked to be shorter than STATIC, and the
             // operands no longer than the words.
@@ -429,11 +468,11 @@ impl<'w> Module<'w> {
         Instruction {
             words: &self.words[inst.offset as usize..inst.offset as usize + inst.word_count as usize],
             offset: inst.offset as usize,
-            opcode: inst.info.opcode,
-            info: inst.info,
+            opcode: inst.opcode,
+            info: inst.info(),
             result_type: inst.result_type,
             result_id: inst.result_id,
-            ext_set: inst.ext_set,
+            ext_set: inst.ext_set(),
             operands: self.operands(i),
         }
     }
@@ -500,7 +539,7 @@ impl<'w> Module<'w> {
     /// Whether `id` is defined by a type declaration.
     #[inline]
     pub fn is_type(&self, id: u32) -> bool {
-        self.def(id).is_some_and(|d| d.info.declares_type)
+        self.def(id).is_some_and(|d| d.info().declares_type)
     }
 
     /// The opcode that defines `id`, if any.

@@ -135,7 +135,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
             op::OpGroupDecorate | op::OpGroupMemberDecorate
                 if m.def_opcode(m.word(i, 0)) != Some(op::OpDecorationGroup) =>
             {
-                let (what, g) = (m.insts[i].info.name, r.id(m.word(i, 0)));
+                let (what, g) = (m.insts[i].info().name, r.id(m.word(i, 0)));
                 r.error(
                     ErrorKind::Decoration,
                     i,

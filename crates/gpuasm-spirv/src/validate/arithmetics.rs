@@ -29,7 +29,7 @@ fn int_scalar_or_vector(m: &Module, ty: u32, unsigned: bool) -> bool {
 pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
-    let name = inst.info.name.trim_start_matches("Op");
+    let name = inst.info().name.trim_start_matches("Op");
     let rt = inst.result_type;
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let fail = |what: &str| Some(format!("{what}: {name}"));

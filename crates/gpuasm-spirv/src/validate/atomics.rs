@@ -117,7 +117,7 @@ impl Checker<'_, '_> {
         let m = self.m;
         let inst = &m.insts[i];
         let opcode = inst.opcode();
-        let name = &inst.info.name[2..];
+        let name = &inst.info().name[2..];
         let has = |c: u32| self.caps.contains(&c);
         let rt = inst.result_type;
         let (float, int) = (self.scalar(rt, op::OpTypeFloat), self.scalar(rt, op::OpTypeInt));
@@ -231,7 +231,7 @@ impl Checker<'_, '_> {
     fn shader_rules(&self, i: usize, class: u32, rt: u32) -> Option<String> {
         let m = self.m;
         let opcode = m.opcode(i);
-        let name = &m.insts[i].info.name[2..];
+        let name = &m.insts[i].info().name[2..];
         let has = |c: u32| self.caps.contains(&c);
         if matches!(self.env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14) {
             if !VULKAN_CLASSES.contains(&class) {

@@ -30,7 +30,7 @@ fn int_scalar(m: &Module, ty: u32) -> bool {
 pub(super) fn problem(m: &Module, i: usize, vulkan: bool) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     let rt = inst.result_type;
     let fail = |what: &str| Some(format!("{what}: {name}"));
     if opcode == op::OpBitCount && int(m, rt).is_none() {

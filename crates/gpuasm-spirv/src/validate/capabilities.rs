@@ -149,7 +149,7 @@ fn operand_extensions(d: &Declared, kind: OperandKind, v: u32) -> &'static [&'st
 }
 
 fn check_operand(m: &Module, d: &Declared, r: &mut Report, i: usize, k: usize, kind: OperandKind, v: u32) -> bool {
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     // A declared capability enables itself and what it depends on.
     let declaring = m.opcode(i) == op::OpCapability;
     if let Some(caps) = operand_needs(d, kind, v).filter(|_| !declaring) {
@@ -219,7 +219,7 @@ fn extension_list(exts: &[&str]) -> String {
 /// repeat a few dozen opcodes many times.
 fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize, passed: &mut OpcodeSet) {
     let inst = &m.insts[i];
-    let info = inst.info;
+    let info = inst.info();
     let opc = inst.opcode();
     if !passed.contains(opc) {
         if !opcode_met(d, r, i, info) {
@@ -397,7 +397,7 @@ fn ext_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
     if inst.opcode() != op::OpExtInst {
         return;
     }
-    let Some(crate::binary::ExtSet::Known(set)) = inst.ext_set else { return };
+    let Some(crate::binary::ExtSet::Known(set)) = inst.ext_set() else { return };
     let Some(ei) = set.instruction(m.word(i, 3)) else { return };
     if !ei.capabilities.is_empty() && !d.has_any_capability(ei.capabilities) {
         r.error(

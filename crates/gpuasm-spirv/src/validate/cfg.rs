@@ -39,7 +39,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let opc = inst.opcode();
-        let name = inst.info.name;
+        let name = inst.info().name;
         match opc {
             op::OpFunction => {
                 ext_before_label = false;
@@ -135,7 +135,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             // extended instructions (even non-semantic ones) end both runs.
             op::OpLine | op::OpNoLine if state == State::InBlock => {}
             op::OpExtInst | op::OpExtInstWithForwardRefsKHR if state == State::InBlock => {
-                if !old_debug_info(inst.ext_set) {
+                if !old_debug_info(inst.ext_set()) {
                     variable_section = false;
                     phi_section = false;
                 }
@@ -150,7 +150,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 {
                     r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
                 }
-                State::Header if !matches!(opc, op::OpLine | op::OpNoLine) && !old_debug_info(inst.ext_set) => {
+                State::Header if !matches!(opc, op::OpLine | op::OpNoLine) && !old_debug_info(inst.ext_set()) => {
                     ext_before_label = true
                 }
                 // Between functions only line and extended instructions may
@@ -169,7 +169,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 State::AfterTerminator
                     if !(matches!(opc, op::OpLine | op::OpNoLine)
                         || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
-                            && inst.ext_set.is_some_and(|s| s.is_debug_or_non_semantic())) =>
+                            && inst.ext_set().is_some_and(|s| s.is_debug_or_non_semantic())) =>
                 {
                     r.error(
                         ErrorKind::FunctionStructure,

@@ -121,7 +121,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         if !matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
             continue;
         }
-        let Some(ExtSet::Known(set)) = inst.ext_set else { continue };
+        let Some(ExtSet::Known(set)) = inst.ext_set() else { continue };
         if set.import_name != PREFIX {
             continue;
         }
@@ -145,7 +145,7 @@ fn problem(m: &Module, i: usize, version: u32) -> Result<(), String> {
     if m.def_opcode(m.insts[i].result_type) != Some(op::OpTypeVoid) {
         return Err("Return Type must be OpTypeVoid".into());
     }
-    let Some(ExtSet::Known(set)) = m.insts[i].ext_set else { return Ok(()) };
+    let Some(ExtSet::Known(set)) = m.insts[i].ext_set() else { return Ok(()) };
     let Some(ei) = set.instruction(m.word(i, 3)) else { return Ok(()) };
     let Some(&(name, required, wants)) = RULES.iter().find(|(n, _, _)| *n == ei.name) else { return Ok(()) };
     if version < required {
@@ -190,7 +190,7 @@ fn reference(m: &Module, i: usize, id: u32, want: Want) -> Result<(), String> {
     if m.word(d, 2) != m.word(i, 2) {
         return Err(format!("{what} must be from the same extended instruction import"));
     }
-    let Some(ExtSet::Known(set)) = m.insts[d].ext_set else { return Err(wrong_kind.into()) };
+    let Some(ExtSet::Known(set)) = m.insts[d].ext_set() else { return Err(wrong_kind.into()) };
     if set.instruction(m.word(d, 3)).map(|e| e.name) != Some(expected) {
         return Err(wrong_kind.into());
     }

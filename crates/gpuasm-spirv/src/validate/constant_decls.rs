@@ -54,7 +54,7 @@ const KERNEL_SPEC_OPS: &[u16] = &[
 pub(crate) fn problem(m: &Module, cx: &Context, r: &mut Report, i: usize) -> Option<String> {
     let inst = &m.insts[i];
     let rt = inst.result_type;
-    let name = inst.info.name;
+    let name = inst.info().name;
     let message = match inst.opcode() {
         op::OpConstantTrue | op::OpConstantFalse | op::OpSpecConstantTrue | op::OpSpecConstantFalse
             if m.def_opcode(rt) != Some(op::OpTypeBool) =>

@@ -95,7 +95,7 @@ fn problem(m: &Module, i: usize) -> Option<&'static str> {
 pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         if let Some(message) = problem(m, i) {
-            let name = m.insts[i].info.name.trim_start_matches("Op");
+            let name = m.insts[i].info().name.trim_start_matches("Op");
             r.error(ErrorKind::OperandType, i, format!("{message}: {name}"));
             return;
         }

@@ -49,7 +49,7 @@ fn debug_name(m: &Module, id: u32) -> Option<&'static str> {
     if !matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
         return None;
     }
-    let Some(ExtSet::Known(set)) = inst.ext_set else { return None };
+    let Some(ExtSet::Known(set)) = inst.ext_set() else { return None };
     if !matches!(set.import_name, OPENCL | SHADER) {
         return None;
     }
@@ -600,7 +600,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 place.entry_block = labels == 1;
             }
             op::OpExtInst | op::OpExtInstWithForwardRefsKHR => {
-                let Some(ExtSet::Known(set)) = inst.ext_set else { continue };
+                let Some(ExtSet::Known(set)) = inst.ext_set() else { continue };
                 if !matches!(set.import_name, OPENCL | SHADER) {
                     continue;
                 }

@@ -635,7 +635,7 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
                         format!(
                             "{} decoration may not be applied to {}",
                             name(OperandKind::Decoration, a.0),
-                            inst.info.name.trim_start_matches("Op")
+                            inst.info().name.trim_start_matches("Op")
                         )
                     })
                 }
@@ -645,7 +645,9 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
                 d::Location if inst.opcode() != op::OpVariable && !(a.1 != -1 && inst.opcode() == op::OpTypeStruct) => {
                     Some("Location decoration can only be applied to a variable or member of a structure type".into())
                 }
-                d::RelaxedPrecision if inst.info.declares_type && !(a.1 != -1 && inst.opcode() == op::OpTypeStruct) => {
+                d::RelaxedPrecision
+                    if inst.info().declares_type && !(a.1 != -1 && inst.opcode() == op::OpTypeStruct) =>
+                {
                     Some("RelaxedPrecision decoration cannot be applied to a type".into())
                 }
                 _ => None,

@@ -207,7 +207,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
             for i in range.clone() {
                 let inst = &m.insts[i];
-                if inst.opcode() == op::OpExtInst && non_semantic(inst.ext_set) {
+                if inst.opcode() == op::OpExtInst && non_semantic(inst.ext_set()) {
                     continue;
                 }
                 let phi = inst.opcode() == op::OpPhi;

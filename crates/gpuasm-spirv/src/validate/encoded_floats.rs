@@ -98,7 +98,7 @@ fn problem(m: &Module, i: usize, checked: Checked) -> Option<String> {
                 .and_then(|c| encoding_of(m, c, true))
         }
     }?;
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     match enc {
         fp_encoding::BFloat16KHR => Some(format!("{name} doesn't support BFloat16 type.")),
         fp_encoding::Float8E4M3EXT | fp_encoding::Float8E5M2EXT => {

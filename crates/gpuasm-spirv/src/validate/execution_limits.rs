@@ -160,7 +160,7 @@ fn derivatives(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
     if !DERIVATIVES.contains(inst.opcode()) {
         return;
     }
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     out.push(Limitation::Model(
         Models::Only(DERIVATIVE_MODELS),
         format!("Derivative instructions require Fragment, GLCompute, MeshEXT or TaskEXT execution model: {name}"),
@@ -191,7 +191,7 @@ fn control_barrier(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
 /// ray generation, closest hit and miss shaders; reordering, for ray
 /// generation shaders only.
 fn hit_objects(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
-    let info = cx.m.insts[i].info;
+    let info = cx.m.insts[i].info();
     let name = info.name;
     // The motion records spirv-val's reorder rules do not list.
     let unchecked = [

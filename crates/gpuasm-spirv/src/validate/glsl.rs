@@ -122,7 +122,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         if inst.opcode() != op::OpExtInst {
             continue;
         }
-        let Some(ExtSet::Known(set)) = inst.ext_set else { continue };
+        let Some(ExtSet::Known(set)) = inst.ext_set() else { continue };
         if set.import_name != "GLSL.std.450" {
             continue;
         }
@@ -403,7 +403,7 @@ fn simple(m: &Module, i: usize, name: &str, family: Family, before_hlsl: bool) -
 /// extended instruction rules).
 pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
     let inst = &cx.m.insts[i];
-    let Some(ExtSet::Known(set)) = inst.ext_set else { return };
+    let Some(ExtSet::Known(set)) = inst.ext_set() else { return };
     if inst.opcode() != op::OpExtInst || set.import_name != "GLSL.std.450" {
         return;
     }

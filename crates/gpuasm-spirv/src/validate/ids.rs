@@ -48,7 +48,7 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
         // DebugFunction's Function and a DebugTypeComposite's Members (as
         // spirv-val numbers operands, from the result type);
         // NonSemantic.Shader.DebugInfo needs OpExtInstWithForwardRefsKHR.
-        op::OpExtInst => match inst.ext_set {
+        op::OpExtInst => match inst.ext_set() {
             Some(ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100") => {
                 let members = if s.import_name == "DebugInfo" { 12 } else { 13 };
                 match s.instruction(m.word(i, 3)).map(|e| e.name) {
@@ -73,16 +73,16 @@ fn operand_name(info: &InstructionInfo, k: usize) -> &'static str {
 /// OpFunction's function type, and any operand the grammar names a type.
 fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     let inst = &m.insts[i];
-    let class = inst.info.class;
+    let class = inst.info().class;
     // Of extended instructions, spirv-val lets only debug-info and
     // non-semantic ones name a type.
     if matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
-        return match inst.ext_set {
+        return match inst.ext_set() {
             Some(ExtSet::Known(s)) => s.non_semantic || s.import_name.contains("DebugInfo"),
             Some(ExtSet::UnknownNonSemantic) | None => true,
         };
     }
-    if inst.info.declares_type
+    if inst.info().declares_type
         || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
         || matches!(
             inst.opcode(),
@@ -125,7 +125,7 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
         return true;
     }
     // Grammar operand names: "Type", "Data Type", "Base Type", "Pointer Type"...
-    let name = operand_name(inst.info, k);
+    let name = operand_name(inst.info(), k);
     name.contains("Type") || name.contains("type")
 }
 
@@ -136,7 +136,7 @@ fn non_semantic(set: Option<ExtSet>) -> bool {
 /// Instructions allowed to name a non-semantic instruction's result.
 fn non_semantic_use(inst: &crate::module::Inst) -> bool {
     matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
-        || matches!(inst.info.class, "Debug" | "Annotation")
+        || matches!(inst.info().class, "Debug" | "Annotation")
 }
 
 /// Uses of functions, function types and type-less ids (labels, strings,
@@ -144,14 +144,14 @@ fn non_semantic_use(inst: &crate::module::Inst) -> bool {
 fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
     let inst = &m.insts[i];
     let opc = inst.opcode();
-    let class = inst.info.class;
+    let class = inst.info().class;
     let def_opcode = def.opcode();
-    if def_opcode == op::OpExtInst && non_semantic(def.ext_set) && !non_semantic_use(inst) {
+    if def_opcode == op::OpExtInst && non_semantic(def.ext_set()) && !non_semantic_use(inst) {
         return Some("Operand {} in semantic instruction cannot be a non-semantic instruction");
     }
     let ext_inst = matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
     // Only non-semantic extended instructions may name a function type.
-    if ext_inst && def_opcode == op::OpTypeFunction && !non_semantic(inst.ext_set) {
+    if ext_inst && def_opcode == op::OpTypeFunction && !non_semantic(inst.ext_set()) {
         return Some("Invalid use of function type result id {}.");
     }
     let debug = matches!(class, "Debug" | "Annotation") || ext_inst;
@@ -160,7 +160,7 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
     }
     match def_opcode {
         op::OpFunction => {
-            let operand_name = operand_name(inst.info, k);
+            let operand_name = operand_name(inst.info(), k);
             let ok = matches!(
                 opc,
                 op::OpEntryPoint
@@ -179,11 +179,11 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
             (!matches!(opc, op::OpFunction | op::OpAsmINTEL)).then_some("Invalid use of function type result id {}.")
         }
         _ if def.result_type == 0
-            && !def.info.declares_type
+            && !def.info().declares_type
             && m.operands(i)[k].kind != OperandKind::IdResultType
             && !(matches!(opc, op::OpExecutionMode | op::OpExecutionModeId) && k >= 2) =>
         {
-            let ok = inst.info.declares_type
+            let ok = inst.info().declares_type
                 || matches!(
                     opc,
                     op::OpBranch
@@ -210,7 +210,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         // Forward references are for non-semantic instructions only
         // (SPV_KHR_relaxed_extended_instruction).
-        if m.opcode(i) == op::OpExtInstWithForwardRefsKHR && !non_semantic(m.insts[i].ext_set) {
+        if m.opcode(i) == op::OpExtInstWithForwardRefsKHR && !non_semantic(m.insts[i].ext_set()) {
             r.error(
                 ErrorKind::ForwardReference,
                 i,
@@ -263,10 +263,10 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 continue;
             }
             if kind == OperandKind::IdResultType {
-                if !def.info.declares_type {
+                if !def.info().declares_type {
                     r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
                 }
-            } else if def.info.declares_type && !type_ok(m, i, k) {
+            } else if def.info().declares_type && !type_ok(m, i, k) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }

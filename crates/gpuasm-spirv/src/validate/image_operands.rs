@@ -32,7 +32,7 @@ pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> 
     let (m, t) = (cx.m, &cx.t);
     let inst = &m.insts[i];
     let opcode = inst.opcode();
-    let name = inst.info.name;
+    let name = inst.info().name;
     let mask_at = m.operands(i).iter().position(|o| o.kind == OperandKind::ImageOperands);
     let mask = mask_at.map_or(0, |k| m.word(i, k));
     if info.ms == 1 && mask & bit::Sample == 0 {
@@ -227,7 +227,7 @@ pub(super) fn error(cx: &Context, i: usize, info: &ImageInfo) -> Option<String> 
 /// the scopes Vulkan knows.
 fn memory_scope(cx: &Context, i: usize, id: u32) -> Option<String> {
     let (m, t) = (cx.m, &cx.t);
-    let opname = &m.insts[i].info.name[2..];
+    let opname = &m.insts[i].info().name[2..];
     let ty = m.type_of(id);
     if !t.is_int(ty) || t.bit_width(ty) != 32 {
         return Some(format!("{opname}: expected scope to be a 32-bit int"));

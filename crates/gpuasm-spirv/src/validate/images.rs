@@ -72,7 +72,7 @@ pub(crate) fn check_late(m: &Module, r: &mut Report) {
 pub(crate) fn limitations(cx: &LimitContext, i: usize, out: &mut Vec<Limitation>) {
     let m = cx.m;
     let inst = &m.insts[i];
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     if !name.starts_with("Image") {
         return;
     }
@@ -218,7 +218,7 @@ fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
         | op::OpImageSparseSampleProjExplicitLod
         | op::OpImageSparseSampleProjDrefImplicitLod
         | op::OpImageSparseSampleProjDrefExplicitLod => {
-            fail(i, format!("Invalid Opcode name '{}'", cx.m.insts[i].info.name))
+            fail(i, format!("Invalid Opcode name '{}'", cx.m.insts[i].info().name))
         }
         op::OpImageSparseTexelsResident => {
             if cx.m.def_opcode(cx.m.insts[i].result_type) != Some(op::OpTypeBool) {
@@ -469,7 +469,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
             continue;
         }
         let consumer = &m.insts[c];
-        let name = &consumer.info.name[2..];
+        let name = &consumer.info().name[2..];
         if cx.block[c] != cx.block[i] {
             let (s, u) = (r.id(result), r.id(consumer.result_id));
             return fail(
@@ -644,7 +644,7 @@ fn texel_name(cx: &Context, i: usize) -> &'static str {
 /// The smallest coordinate: one per plane dimension, one for the array
 /// layer and one for the projection (Cube reads and writes take 3).
 fn min_coordinate_size(cx: &Context, i: usize, info: &ImageInfo) -> u32 {
-    let (opcode, name) = (cx.m.opcode(i), cx.m.insts[i].info.name);
+    let (opcode, name) = (cx.m.opcode(i), cx.m.insts[i].info().name);
     if info.dim == dim::Cube && matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead) {
         return 3;
     }
@@ -754,7 +754,7 @@ fn sample(cx: &Context, i: usize) -> Result<(), Failure> {
     let texel = texel_type(cx, i)?;
     vector4_texel(cx, i, texel)?;
     let info = sampled_image_operand(cx, i)?;
-    if is_proj(cx.m.insts[i].info.name) {
+    if is_proj(cx.m.insts[i].info().name) {
         projection(i, &info)?;
     }
     if info.ms != 0 {
@@ -799,7 +799,7 @@ fn sample_dref(cx: &Context, i: usize) -> Result<(), Failure> {
         return fail(i, format!("Expected {} to be int or float scalar type", texel_name(cx, i)));
     }
     let info = sampled_image_operand(cx, i)?;
-    if is_proj(cx.m.insts[i].info.name) {
+    if is_proj(cx.m.insts[i].info().name) {
         projection(i, &info)?;
     }
     if info.ms != 0 {
@@ -927,7 +927,7 @@ fn read(cx: &Context, i: usize) -> Result<(), Failure> {
         return fail(i, "Image Dim SubpassData cannot be used with ImageSparseRead");
     }
     if info.dim == dim::TileImageDataEXT {
-        return fail(i, format!("Image Dim TileImageDataEXT cannot be used with {}", &m.insts[i].info.name[2..]));
+        return fail(i, format!("Image Dim TileImageDataEXT cannot be used with {}", &m.insts[i].info().name[2..]));
     }
     texel_components(cx, i, texel, &info)?;
     read_write(cx, i, &info)?;

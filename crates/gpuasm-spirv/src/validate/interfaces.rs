@@ -39,7 +39,7 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
             let var = &m.insts[v];
             let untyped = var.opcode() == op::OpUntypedVariableKHR;
             if var.opcode() != op::OpVariable && !untyped {
-                let found = var.info.name;
+                let found = var.info().name;
                 r.error(
                     ErrorKind::EntryPoint,
                     v,

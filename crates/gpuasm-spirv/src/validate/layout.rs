@@ -87,7 +87,7 @@ fn debug_info_placement(m: &Module, i: usize) -> Option<DebugPlacement> {
     if inst.opcode() != op::OpExtInst {
         return None;
     }
-    let Some(ExtSet::Known(set)) = inst.ext_set else { return None };
+    let Some(ExtSet::Known(set)) = inst.ext_set() else { return None };
     let shader = match set.import_name {
         "NonSemantic.Shader.DebugInfo.100" => true,
         "OpenCL.DebugInfo.100" | "DebugInfo" => false,
@@ -123,10 +123,10 @@ fn section(m: &Module, i: usize) -> Option<Section> {
         op::OpModuleProcessed => Section::DebugProcessed,
         op::OpLine | op::OpNoLine | op::OpUndef => Section::Types,
         op::OpFunction => Section::Functions,
-        op::OpExtInst | op::OpExtInstWithForwardRefsKHR if non_semantic(inst.ext_set) => Section::Types,
-        _ if inst.info.class == "Annotation" => Section::Annotations,
-        _ if inst.info.declares_type || op == op::OpTypeForwardPointer => Section::Types,
-        _ if inst.info.class == "Constant-Creation" => Section::Types,
+        op::OpExtInst | op::OpExtInstWithForwardRefsKHR if non_semantic(inst.ext_set()) => Section::Types,
+        _ if inst.info().class == "Annotation" => Section::Annotations,
+        _ if inst.info().declares_type || op == op::OpTypeForwardPointer => Section::Types,
+        _ if inst.info().class == "Constant-Creation" => Section::Types,
         op::OpVariable | op::OpUntypedVariableKHR => Section::Types,
         _ => return None,
     })
@@ -198,7 +198,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut region = GraphRegion::Outside;
     for i in 0..m.insts.len() {
         let op = m.opcode(i);
-        let name = m.insts[i].info.name;
+        let name = m.insts[i].info().name;
         if in_graphs || EXTRA_SECTIONS.contains(&(op, Section::Graphs)) {
             if !in_graphs && memory_models == 0 {
                 r.error(ErrorKind::Layout, i, format!("{name} cannot appear before the memory model instruction"));
@@ -226,7 +226,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 op::OpFunctionEnd => (in_function, in_block) = (false, false),
                 _ if super::cfg::TERMINATOR_SET.contains(op) => in_block = false,
                 op::OpExtInst | op::OpExtInstWithForwardRefsKHR
-                    if in_function && !in_block && non_semantic_not_debug_info(m.insts[i].ext_set) =>
+                    if in_function && !in_block && non_semantic_not_debug_info(m.insts[i].ext_set()) =>
                 {
                     r.error(
                         ErrorKind::Layout,
@@ -243,7 +243,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::Layout, i, format!("{name} cannot appear in a function"));
                 }
                 Some(Section::Types)
-                    if m.insts[i].info.declares_type || m.insts[i].info.class == "Constant-Creation" =>
+                    if m.insts[i].info().declares_type || m.insts[i].info().class == "Constant-Creation" =>
                 {
                     r.error(ErrorKind::Layout, i, format!("{name} cannot appear in a function"));
                 }

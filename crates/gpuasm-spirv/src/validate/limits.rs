@@ -212,7 +212,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         i,
                         format!(
                             "The number of indexes in {} may not exceed {}. Found {indexes} indexes.",
-                            inst.info.name, limits.max_access_chain_indexes
+                            inst.info().name,
+                            limits.max_access_chain_indexes
                         ),
                     );
                 }

@@ -100,7 +100,7 @@ fn operand_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool
     }
     let class = logical_pointer_operand(m, i)?;
     let opcode = inst.opcode();
-    if takes_logical_pointers(opcode) || inst.info.class == "Atomic" || inst.info.name.starts_with("OpRayQuery") {
+    if takes_logical_pointers(opcode) || inst.info().class == "Atomic" || inst.info().name.starts_with("OpRayQuery") {
         return None;
     }
     if matches!(

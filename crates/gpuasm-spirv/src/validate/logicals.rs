@@ -37,7 +37,7 @@ fn bool_vector(m: &Module, ty: u32) -> bool {
 pub(super) fn problem(m: &Module, i: usize, caps: &FxHashSet<u32>) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     let rt = inst.result_type;
     let operand = |k: usize| if k < m.operands(i).len() { m.type_of(m.word(i, k)) } else { 0 };
     let fail = |what: &str| Some(format!("{what}: {name}"));

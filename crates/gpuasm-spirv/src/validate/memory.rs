@@ -1010,7 +1010,7 @@ impl Ctx<'_, '_> {
             return None;
         }
         if m.header.version_parts() < (1, 4) {
-            let name = m.insts[i].info.name;
+            let name = m.insts[i].info().name;
             return Some(format!("{name} with two memory access operands requires SPIR-V 1.4 or later"));
         }
         if let Some(message) = self.memory_access(i, second) {
@@ -1042,7 +1042,7 @@ impl Ctx<'_, '_> {
         let m = self.m;
         let inst = &m.insts[i];
         let opcode = inst.opcode();
-        let name = inst.info.name;
+        let name = inst.info().name;
         let untyped = matches!(
             opcode,
             op::OpUntypedAccessChainKHR | op::OpUntypedInBoundsAccessChainKHR | op::OpUntypedPtrAccessChainKHR
@@ -1239,7 +1239,7 @@ impl Ctx<'_, '_> {
     fn array_length(&self, r: &mut Report, i: usize) -> Option<String> {
         let m = self.m;
         let inst = &m.insts[i];
-        let name = inst.info.name;
+        let name = inst.info().name;
         let rt = inst.result_type;
         let id = r.id(inst.result_id);
         if m.def_opcode(rt) != Some(op::OpTypeInt)
@@ -1285,7 +1285,7 @@ impl Ctx<'_, '_> {
     fn matrix_length(&self, r: &mut Report, i: usize) -> Option<String> {
         let m = self.m;
         let inst = &m.insts[i];
-        let name = inst.info.name;
+        let name = inst.info().name;
         let rt = inst.result_type;
         if m.def_opcode(rt) != Some(op::OpTypeInt) || m.def_word(rt, 2) != Some(32) || m.def_word(rt, 3) != Some(0) {
             let id = r.id(inst.result_id);

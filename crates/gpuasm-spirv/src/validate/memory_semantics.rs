@@ -54,7 +54,7 @@ impl Context<'_, '_> {
     pub fn problem(&self, i: usize, k: usize, memory_scope: u32) -> Option<String> {
         let m = self.m;
         let opcode = m.opcode(i);
-        let name = &m.insts[i].info.name[2..];
+        let name = &m.insts[i].info().name[2..];
         let id = m.word(i, k);
         let has = |c: u32| self.caps.contains(&c);
         let vulkan = self.vulkan_env
@@ -195,7 +195,7 @@ impl Context<'_, '_> {
     /// release, no stronger order and (Vulkan) no bits the Equal ones lack.
     fn unequal(&self, i: usize, value: u32, vulkan: bool) -> Option<String> {
         let m = self.m;
-        let name = &m.insts[i].info.name[2..];
+        let name = &m.insts[i].info().name[2..];
         if value & (ms::Release | ms::AcquireRelease) != 0 {
             return Some(format!(
                 "{}{name} Unequal Memory Semantics must not use Release or AcquireRelease memory order",

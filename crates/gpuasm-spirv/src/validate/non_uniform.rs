@@ -40,7 +40,7 @@ fn ballot(m: &Module, ty: u32) -> bool {
 /// The execution-scope rules of spirv-val's ValidateExecutionScope that
 /// concern non-uniform group operations.
 fn execution_scope(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     let value = int32_constant(m, m.word(i, 2))?;
     let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     if vulkan && env != TargetEnv::Vulkan(0) && value != scope::Subgroup {
@@ -249,7 +249,7 @@ pub(super) fn problem(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
 fn arithmetic(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
     let rt = inst.result_type;
-    let name = inst.info.name;
+    let name = inst.info().name;
     let result_ok =
         if name.ends_with("FAdd") || name.ends_with("FMul") || name.ends_with("FMin") || name.ends_with("FMax") {
             scalar_or_vector(m, rt, op::OpTypeFloat)

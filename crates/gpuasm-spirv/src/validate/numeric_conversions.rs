@@ -61,7 +61,7 @@ pub(super) fn covers(opcode: u16) -> bool {
 pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     let rt = inst.result_type;
     let input = if m.operands(i).len() > 2 { m.type_of(m.word(i, 2)) } else { 0 };
     let fail = |what: &str| Some(format!("{what}: {name}"));

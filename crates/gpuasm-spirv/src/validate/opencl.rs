@@ -124,7 +124,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         if inst.opcode() != op::OpExtInst {
             continue;
         }
-        let Some(ExtSet::Known(set)) = inst.ext_set else { continue };
+        let Some(ExtSet::Known(set)) = inst.ext_set() else { continue };
         if set.import_name != "OpenCL.std" {
             continue;
         }

@@ -74,7 +74,7 @@ struct Checker<'a, 'w> {
 
 impl Checker<'_, '_> {
     fn name(&self) -> &'static str {
-        &self.m.insts[self.i].info.name[2..]
+        &self.m.insts[self.i].info().name[2..]
     }
 
     fn vulkan(&self) -> bool {
@@ -98,7 +98,7 @@ impl Checker<'_, '_> {
     /// Scope operands are 32-bit integer scalars naming a scope.
     fn scopes(&self, rep: &mut Report) {
         let m = self.m;
-        let info = m.insts[self.i].info;
+        let info = m.insts[self.i].info();
         // Every rule below is about a scope operand (most instructions have none).
         if !m.operands(self.i).iter().any(|o| o.kind == OperandKind::IdScope)
             && !info.operands.iter().any(|o| o.kind == OperandKind::IdScope)
@@ -210,7 +210,7 @@ impl Checker<'_, '_> {
             return;
         }
         if self.exotic_types
-            && inst.info.has_result_type
+            && inst.info().has_result_type
             && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k)))
         {
             return;
@@ -308,7 +308,7 @@ impl Checker<'_, '_> {
                     self.fail(rep, message);
                 }
             }
-            _ if inst.info.class == "Relational_and_Logical" => {
+            _ if inst.info().class == "Relational_and_Logical" => {
                 if let Some(message) = super::logicals::problem(m, self.i, self.caps) {
                     self.fail(rep, message);
                 }
@@ -583,7 +583,7 @@ impl Checker<'_, '_> {
         let inst = &m.insts[self.i];
         let rt = inst.result_type;
         // The ray query is the first operand after the result, if any.
-        let at = if inst.info.has_result_type { 2 } else { 0 };
+        let at = if inst.info().has_result_type { 2 } else { 0 };
         let q = m.word(self.i, at);
         if !matches!(m.def_opcode(q), Some(op::OpVariable | op::OpFunctionParameter | op::OpAccessChain)) {
             return Some("Ray Query must be a memory object declaration");
@@ -605,7 +605,7 @@ impl Checker<'_, '_> {
                 .then_some("expected Intersection ID to be a constant 32-bit int scalar")
         };
         let operand = |k: usize| self.operand_type(k);
-        let name = &inst.info.name[2..];
+        let name = &inst.info().name[2..];
         match name {
             "RayQueryInitializeKHR" => {
                 if m.def_opcode(operand(1)) != Some(op::OpTypeAccelerationStructureKHR) {

@@ -45,7 +45,7 @@ impl Uses {
         let mut uses: FxHashMap<u32, Vec<(usize, usize)>> = ids.iter().map(|&id| (id, Vec::new())).collect();
         for i in 0..m.insts.len() {
             let inst = &m.insts[i];
-            if IGNORED_USERS.contains(&inst.opcode()) || inst.ext_set.is_some_and(|s| s.is_non_semantic()) {
+            if IGNORED_USERS.contains(&inst.opcode()) || inst.ext_set().is_some_and(|s| s.is_non_semantic()) {
                 continue;
             }
             for (k, id) in m.id_operands(i) {

@@ -98,7 +98,7 @@ pub(crate) fn uniform_id_scope(m: &Module, vulkan: bool, at: usize, id: u32) -> 
 /// with CooperativeMatrixNV at least a constant instruction), of a known
 /// value; `Ok` with the value when it is a constant.
 fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<Option<u32>, String> {
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     let ty = m.type_of(id);
     if !(m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32)) {
         return Err(format!("{name}: expected scope to be a 32-bit int"));
@@ -128,7 +128,7 @@ fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<
 fn access_scopes<'a>(m: &'a Module, i: usize) -> impl Iterator<Item = usize> + 'a {
     let opcode = m.opcode(i);
     let access = matches!(opcode, op::OpLoad | op::OpStore | op::OpCopyMemory | op::OpCopyMemorySized)
-        || m.insts[i].info.name.starts_with("OpImage");
+        || m.insts[i].info().name.starts_with("OpImage");
     m.operands(i).iter().enumerate().filter(move |(_, o)| access && o.kind == OperandKind::IdScope).map(|(k, _)| k)
 }
 
@@ -159,7 +159,7 @@ fn vuid(env: TargetEnv, name: &str) -> String {
 /// The rules of a constant execution scope `value` on instruction `i`.
 fn execution_scope(m: &Module, env: TargetEnv, i: usize, value: u32) -> Option<String> {
     let opcode = m.opcode(i);
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     let group = non_uniform(opcode);
     if vulkan(env) {
         if env != TargetEnv::Vulkan(0) && group && value != scope::Subgroup {
@@ -181,7 +181,7 @@ fn execution_scope(m: &Module, env: TargetEnv, i: usize, value: u32) -> Option<S
 
 /// The rules of a constant memory scope `value` on instruction `i`.
 fn memory_scope_value(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usize, value: u32) -> Option<String> {
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     let vulkan_memory_model = caps.contains(&cap::VulkanMemoryModel);
     if value == scope::QueueFamily {
         return (!vulkan_memory_model)

@@ -29,7 +29,7 @@ fn operand_type(m: &Module, i: usize, k: usize) -> u32 {
 /// The first rule instruction `i` breaks.
 fn problem(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let name = &inst.info.name[2..];
+    let name = &inst.info().name[2..];
     match inst.opcode() {
         op::OpEmitStreamVertex | op::OpEndStreamPrimitive => {
             if !int_scalar(m, operand_type(m, i, 0)) {

@@ -123,7 +123,7 @@ fn shape_dims(m: &Module, ty: u32) -> Option<usize> {
 /// the inner dimensions of the result.
 fn constant_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let (rt, name) = (inst.result_type, inst.info.name);
+    let (rt, name) = (inst.result_type, inst.info().name);
     let element = m.def_word(rt, 2)?;
     let rank = constant_u64(m, m.def_word(rt, 3)?).unwrap_or(0);
     let shape = shape_dims(m, rt)?;

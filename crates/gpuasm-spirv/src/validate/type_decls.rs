@@ -155,7 +155,7 @@ fn problem(m: &Module, cx: &mut Ctx, r: &mut Report, i: usize) -> Option<String>
         if !cx.seen.insert(key) {
             return Some(format!(
                 "Duplicate non-aggregate type declarations are not allowed. Opcode: {} id: {}",
-                &inst.info.name[2..],
+                &inst.info().name[2..],
                 inst.result_id
             ));
         }
@@ -221,7 +221,7 @@ fn vector_problem(m: &Module, cx: &Ctx, r: &mut Report, i: usize) -> Option<Stri
 /// Array elements are non-void types (Vulkan: not runtime arrays); a
 /// sized array's length is an integer constant of at least 1.
 fn array_problem(m: &Module, cx: &Ctx, r: &mut Report, i: usize) -> Option<String> {
-    let name = m.insts[i].info.name;
+    let name = m.insts[i].info().name;
     let element = m.word(i, 1);
     let element_op = m.def_opcode(element);
     if !element_op.is_some_and(generates_type) {

@@ -120,7 +120,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 r.error(
                     ErrorKind::OperandType,
                     i,
-                    format!("{} Result Type <id> {t} is not a composite type.", inst.info.name),
+                    format!("{} Result Type <id> {t} is not a composite type.", inst.info().name),
                 );
             }
         }
@@ -134,7 +134,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             for k in 3..m.operands(i).len() {
                 let v = m.word(i, k);
                 if !matches!(m.def_opcode(v), None | Some(op::OpVariable | op::OpUntypedVariableKHR)) {
-                    let found = m.def(v).map_or("", |d| d.info.name);
+                    let found = m.def(v).map_or("", |d| d.info().name);
                     r.error(
                         ErrorKind::EntryPoint,
                         i,
@@ -288,10 +288,10 @@ fn logical_pointer(m: &Module, r: &mut Report, i: usize, opname: &str, ptr: u32)
 fn check_constituents(m: &Module, r: &mut Report, i: usize) {
     let inst = &m.insts[i];
     let rt = inst.result_type;
-    let name = inst.info.name;
+    let name = inst.info().name;
     let parts: Vec<u32> = (2..m.operands(i).len()).map(|k| m.word(i, k)).collect();
     for &c in &parts {
-        let constant = m.def(c).is_some_and(|d| d.info.class == "Constant-Creation" || d.opcode() == op::OpUndef);
+        let constant = m.def(c).is_some_and(|d| d.info().class == "Constant-Creation" || d.opcode() == op::OpUndef);
         if m.def(c).is_some() && !constant {
             let t = r.id(c);
             r.error(ErrorKind::OperandType, i, format!("{name} Constituent <id> {t} is not a constant or undef."));

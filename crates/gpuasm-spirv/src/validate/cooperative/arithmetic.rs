@@ -319,7 +319,7 @@ fn per_element(m: &Module, r: &mut Report, i: usize) -> Option<String> {
 
 fn problem(m: &Module, i: usize) -> Option<String> {
     let opcode = m.opcode(i);
-    let o = Op { m, i, name: &m.insts[i].info.name[2..] };
+    let o = Op { m, i, name: &m.insts[i].info().name[2..] };
     match opcode {
         op::OpCooperativeMatrixMulAddNV | op::OpCooperativeMatrixMulAddKHR => return o.mul_add(),
         op::OpCooperativeMatrixReduceNV => return o.reduce(),

@@ -40,7 +40,7 @@ fn kind_words(kind: Kind) -> &'static str {
 
 fn numeric_problem(m: &Module, i: usize, rule: (Kind, Kind, bool, bool)) -> Option<String> {
     let (result_kind, input_kind, width_changes, component_changes) = rule;
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     let rt = m.insts[i].result_type;
     if !numeric(m, rt, result_kind) {
         return Some(format!("Expected {} scalar or vector type as Result Type: {name}", kind_words(result_kind)));
@@ -103,7 +103,7 @@ fn bitcast_problem(m: &Module, i: usize) -> Option<String> {
 
 /// OpCooperativeMatrixConvertNV / OpCooperativeMatrixTransposeNV.
 fn matrix_problem(m: &Module, i: usize) -> Option<String> {
-    let name = &m.insts[i].info.name[2..];
+    let name = &m.insts[i].info().name[2..];
     let rt = m.insts[i].result_type;
     if !is_matrix(m, rt) {
         return Some(format!("Expected cooperative matrix Result Type: {name}"));

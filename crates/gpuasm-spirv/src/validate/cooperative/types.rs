@@ -217,7 +217,7 @@ fn view_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
 /// component (when its count is known), each of its component type.
 fn constant_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let (rt, name) = (inst.result_type, inst.info.name);
+    let (rt, name) = (inst.result_type, inst.info().name);
     let parts: Vec<u32> = (2..m.operands(i).len()).map(|k| m.word(i, k)).collect();
     let component = m.def_word(rt, 2)?;
     if is_matrix(m, rt) {
