@@ -69,9 +69,55 @@ enum Place {
     Elsewhere,
     /// A block label or a parameter of function `f`: usable in `f` only.
     OutsideBlocks(u32),
-    /// Inside block `b` of function `f` (u32: one per instruction of the
-    /// module, and modules are shorter than 2^31 words).
+    /// Inside block `b` of function `f`.
     Block(u32, u32),
+}
+
+/// Every instruction's [`Place`], four bytes each (a large module has
+/// millions of instructions): 0 for elsewhere, `OUTSIDE | f` for outside
+/// the blocks of function `f`, else `1 + k` for the module's `k`th block.
+struct Places {
+    code: Vec<u32>,
+    /// Function and block of each of the module's blocks, in order.
+    blocks: Vec<(u32, u32)>,
+}
+
+/// Marks [`Places`] codes of [`Place::OutsideBlocks`] (there are fewer
+/// than 2^31 instructions, hence blocks).
+const OUTSIDE: u32 = 1 << 31;
+
+impl Places {
+    fn new(m: &Module, functions: &[Function]) -> Places {
+        let mut code = vec![0u32; m.insts.len()];
+        let mut blocks = Vec::new();
+        for (f, func) in functions.iter().enumerate() {
+            let outside = OUTSIDE | f as u32;
+            for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
+                blocks.push((f as u32, b as u32));
+                code[range.start] = outside;
+                code[range.start + 1..range.end].fill(blocks.len() as u32);
+            }
+            let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |block| block.insts.start);
+            for (at, i) in code[params.clone()].iter_mut().zip(params) {
+                if m.opcode(i) == op::OpFunctionParameter {
+                    *at = outside;
+                }
+            }
+        }
+        Places { code, blocks }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Place {
+        match self.code[i] {
+            0 => Place::Elsewhere,
+            c if c & OUTSIDE != 0 => Place::OutsideBlocks(c & !OUTSIDE),
+            c => {
+                let (f, b) = self.blocks[c as usize - 1];
+                Place::Block(f, b)
+            }
+        }
+    }
 }
 
 /// A function's control-flow graph: blocks by label, successors, immediate
@@ -186,19 +232,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         return;
     }
     // Where each instruction stands, by instruction index.
-    let mut place = vec![Place::Elsewhere; m.insts.len()];
-    for (f, func) in functions.iter().enumerate() {
-        for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
-            place[range.start] = Place::OutsideBlocks(f as u32);
-            place[range.start + 1..range.end].fill(Place::Block(f as u32, b as u32));
-        }
-        let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |block| block.insts.start);
-        for (at, i) in place[params.clone()].iter_mut().zip(params) {
-            if m.opcode(i) == op::OpFunctionParameter {
-                *at = Place::OutsideBlocks(f as u32);
-            }
-        }
-    }
+    let place = Places::new(m, functions);
     let mut phi_error: Option<(usize, String)> = None;
     for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
         let Some(Graph { block_index, idom, .. }) = graph else { continue };
@@ -213,7 +247,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 let phi = inst.opcode() == op::OpPhi;
                 for (k, id) in m.id_operands(i) {
                     let Some(at) = m.def_index(id) else { continue };
-                    let (df, db) = match place[at] {
+                    let (df, db) = match place.get(at) {
                         Place::Elsewhere => continue,
                         Place::OutsideBlocks(df) if df as usize == f => continue,
                         Place::OutsideBlocks(df) => {
