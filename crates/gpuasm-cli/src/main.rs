@@ -6,6 +6,7 @@ mod io;
 mod alloc;
 mod asm;
 mod dis;
+mod lesspipe;
 mod mali;
 mod val;
 mod val_dir;
@@ -33,6 +34,8 @@ enum Command {
     Dis(dis::DisArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
     Val(val::ValArgs),
+    /// Disassemble a SPIR-V module for less(1): `LESSOPEN="|gpuasm lesspipe %s"`.
+    Lesspipe(lesspipe::LesspipeArgs),
     /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
     #[command(name = "mali-pp", subcommand)]
     MaliPp(mali::MaliCommand),
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Dis(args) => dis::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
         Command::Val(args) => val::run(args),
+        Command::Lesspipe(args) => lesspipe::run(args),
     };
     match result {
         Ok(code) => code,

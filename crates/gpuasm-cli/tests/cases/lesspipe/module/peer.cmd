@@ -1,0 +1,1 @@
+spirv-lesspipe.sh m.spv
