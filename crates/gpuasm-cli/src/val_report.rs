@@ -1,0 +1,104 @@
+//! Printing validation errors: by word offset for a binary, or, for a
+//! module assembled from text, at their place in it (`file:line:col`, the
+//! line, a caret under the offending operand, and a note at the definition
+//! of each id the message names), as people or as JSON records.
+
+use crate::report::{self, Note, Record, TextSpan};
+use gpuasm_diag::{Diagnostic, Diagnostics, Severity};
+use gpuasm_spirv::grammar::OperandKind;
+use gpuasm_spirv::module::Module;
+use gpuasm_spirv::validate::ValidationError;
+use std::ops::Range;
+
+/// The stable name of an error's rule family (the `[Kind]` of the text
+/// output, `kind` in JSON).
+fn kind_name(e: &ValidationError) -> String {
+    format!("{:?}", e.kind)
+}
+
+/// Errors of a module read from a binary.
+pub fn binary_errors(file: &str, errors: &[ValidationError]) {
+    for e in errors {
+        if report::json() {
+            let kind = kind_name(e);
+            let mut r = Record::new(Severity::Error, &kind, &e.message, Some(file));
+            r.word_offset = Some(e.word_offset);
+            r.instruction_index = e.instruction_index;
+            r.instruction = e.instruction.as_deref().map(str::trim);
+            r.emit();
+        } else {
+            messageln!("gpuasm: error: {file}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
+            if let Some(i) = &e.instruction {
+                messageln!("  {i}");
+            }
+        }
+    }
+}
+
+/// Errors of `module`, which was assembled from `text` with its spans.
+pub fn text_errors(file: &str, text: &str, module: &Module<'_>, errors: &[ValidationError]) {
+    for e in errors {
+        let (span, notes) = place(module, e);
+        if report::json() {
+            let kind = kind_name(e);
+            let mut r = Record::new(Severity::Error, &kind, &e.message, Some(file));
+            r.word_offset = e.instruction_index.map(|_| e.word_offset);
+            r.instruction_index = e.instruction_index;
+            r.instruction = e.instruction.as_deref().map(str::trim);
+            r.span = span.map(|s| TextSpan::find(text, s));
+            r.notes =
+                notes.into_iter().map(|(message, at)| Note { message, span: Some(TextSpan::find(text, at)) }).collect();
+            r.emit();
+            continue;
+        }
+        let Some(span) = span else {
+            // An error of the whole module: no place to show.
+            messageln!("{file}: error: {}", e.message);
+            continue;
+        };
+        let mut items = vec![diagnostic(text, Severity::Error, span, e.message.clone())];
+        items.extend(notes.into_iter().map(|(message, at)| diagnostic(text, Severity::Note, at, message)));
+        message!("{}", Diagnostics { items }.render(file, text));
+    }
+}
+
+/// A note's message and the bytes it points at.
+type Related = (String, Range<usize>);
+
+fn diagnostic(text: &str, severity: Severity, span: Range<usize>, message: String) -> Diagnostic {
+    let at = TextSpan::find(text, span.clone());
+    Diagnostic { severity, line: at.line, column: at.column, span, message, help: None }
+}
+
+/// Where an error points: under the first operand of its instruction
+/// that its message names (or its result type, when the message speaks of
+/// it; else the whole instruction), and a note at the
+/// definition of each id the message names, other than the instruction
+/// itself.
+fn place(module: &Module<'_>, e: &ValidationError) -> (Option<Range<usize>>, Vec<Related>) {
+    let ids = e.named_ids();
+    let span = e.instruction_index.and_then(|i| {
+        let named = ids.iter().find_map(|&id| module.id_operands(i).find(|&(_, o)| o == id).map(|(k, _)| k));
+        // spirv-val's messages call the result type so when they do not
+        // name it.
+        let result_type = || {
+            let k = module.operands(i).iter().position(|o| o.kind == OperandKind::IdResultType)?;
+            e.message.contains("Result Type").then_some(k)
+        };
+        named.or_else(result_type).and_then(|k| module.operand_span(i, k)).or_else(|| module.span(i))
+    });
+    let notes = ids
+        .iter()
+        .filter_map(|&id| {
+            let def = module.def_index(id)?;
+            if Some(def) == e.instruction_index {
+                return None;
+            }
+            let result = module.operands(def).iter().position(|o| o.kind == OperandKind::IdResult);
+            let at = result.and_then(|k| module.operand_span(def, k)).or_else(|| module.span(def))?;
+            let name = module.text_name(id).map_or_else(|| id.to_string(), str::to_string);
+            Some((format!("%{name} (id {id}) is defined here"), at))
+        })
+        .collect();
+    (span, notes)
+}
