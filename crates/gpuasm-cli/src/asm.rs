@@ -42,7 +42,7 @@ pub struct AsArgs {
     /// text; the output is written only if the module is valid.
     #[arg(long)]
     validate: bool,
-    /// How errors and warnings are printed: for people, or one JSON object a line.
+    /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     error_format: ErrorFormat,
     #[command(flatten, next_help_heading = "Validator options (with --validate)")]

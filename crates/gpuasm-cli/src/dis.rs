@@ -57,7 +57,7 @@ pub struct DisArgs {
     /// spirv-dis prints as numbers (NonSemantic.DebugPrintf, DebugBreak, VkspReflection).
     #[arg(long)]
     all_ext_inst_names: bool,
-    /// How errors and warnings are printed: for people, or one JSON object a line.
+    /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     error_format: ErrorFormat,
 }

@@ -40,7 +40,7 @@ pub struct AsArgs {
     /// Do not print warnings.
     #[arg(long)]
     no_warnings: bool,
-    /// How errors and warnings are printed: for people, or one JSON object a line.
+    /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     error_format: ErrorFormat,
 }
@@ -61,7 +61,7 @@ pub struct DisArgs {
     /// Print every unit's field bits as `raw.<unit>` (for decoding unknown bits).
     #[arg(long)]
     raw_fields: bool,
-    /// How errors are printed: for people, or one JSON object a line.
+    /// How errors are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     error_format: ErrorFormat,
 }

@@ -13,10 +13,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// How diagnostics are printed (`--error-format`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ErrorFormat {
-    /// For people: `file:line:col: error: ...`, the line and a caret.
+    // (Plain comments: documented variants would make clap print every
+    // subcommand's help in its long form.)
+    // For people: `file:line:col: error: ...`, the line and a caret.
     #[default]
     Human,
-    /// For tools: one JSON object a line (docs/error-format-json.md).
+    // For tools: one JSON object a line (docs/error-format-json.md).
     Json,
 }
 

@@ -23,11 +23,11 @@ pub struct ValArgs {
     /// assembled for it (as `gpuasm as --target-env`).
     #[arg(long, value_name = "ENV")]
     target_env: Option<String>,
-    #[command(flatten)]
-    checks: ValChecks,
-    /// How errors are printed: for people, or one JSON object a line.
+    /// How errors are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     error_format: ErrorFormat,
+    #[command(flatten)]
+    checks: ValChecks,
 }
 
 /// The validator's switches other than the environment: `gpuasm val`'s,
