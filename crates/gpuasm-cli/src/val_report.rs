@@ -7,7 +7,7 @@ use crate::report::{self, Note, Record, TextSpan};
 use gpuasm_diag::{Diagnostic, Diagnostics, Severity};
 use gpuasm_spirv::grammar::OperandKind;
 use gpuasm_spirv::module::Module;
-use gpuasm_spirv::validate::ValidationError;
+use gpuasm_spirv::validate::{ErrorKind, ValidationError};
 use std::ops::Range;
 
 /// The stable name of an error's rule family (the `[Kind]` of the text
@@ -16,13 +16,19 @@ fn kind_name(e: &ValidationError) -> String {
     format!("{:?}", e.kind)
 }
 
+/// The error's word offset where it means one: an instruction's, or where
+/// the binary stops reading (an error of the whole module has none).
+fn word_offset(e: &ValidationError) -> Option<usize> {
+    (e.instruction_index.is_some() || e.kind == ErrorKind::Binary).then_some(e.word_offset)
+}
+
 /// Errors of a module read from a binary.
 pub fn binary_errors(file: &str, errors: &[ValidationError]) {
     for e in errors {
         if report::json() {
             let kind = kind_name(e);
             let mut r = Record::new(Severity::Error, &kind, &e.message, Some(file));
-            r.word_offset = Some(e.word_offset);
+            r.word_offset = word_offset(e);
             r.instruction_index = e.instruction_index;
             r.instruction = e.instruction.as_deref().map(str::trim);
             r.emit();
@@ -42,7 +48,7 @@ pub fn text_errors(file: &str, text: &str, module: &Module<'_>, errors: &[Valida
         if report::json() {
             let kind = kind_name(e);
             let mut r = Record::new(Severity::Error, &kind, &e.message, Some(file));
-            r.word_offset = e.instruction_index.map(|_| e.word_offset);
+            r.word_offset = word_offset(e);
             r.instruction_index = e.instruction_index;
             r.instruction = e.instruction.as_deref().map(str::trim);
             r.span = span.map(|s| TextSpan::find(text, s));
