@@ -201,7 +201,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     match validate(&words, &options) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
-            crate::val_report::binary_errors(&name, &errors);
+            crate::val_report::binary_errors(&name, &words, &errors);
             Ok(ExitCode::from(1))
         }
     }

@@ -22,23 +22,47 @@ fn word_offset(e: &ValidationError) -> Option<usize> {
     (e.instruction_index.is_some() || e.kind == ErrorKind::Binary).then_some(e.word_offset)
 }
 
-/// Errors of a module read from a binary.
-pub fn binary_errors(file: &str, errors: &[ValidationError]) {
+/// Errors of the module `words` (read from a binary), each with a note at
+/// the definition of each id its message names: the word it is at and the
+/// instruction.
+pub fn binary_errors(file: &str, words: &[u32], errors: &[ValidationError]) {
+    // Read again only now, on the way out (it was valid enough to validate).
+    let module = Module::read(words).ok();
     for e in errors {
+        let notes: Vec<String> = module.as_ref().map_or_else(Vec::new, |m| definitions(m, e));
         if report::json() {
             let kind = kind_name(e);
             let mut r = Record::new(Severity::Error, &kind, &e.message, Some(file));
             r.word_offset = word_offset(e);
             r.instruction_index = e.instruction_index;
             r.instruction = e.instruction.as_deref().map(str::trim);
+            r.notes = notes.into_iter().map(|message| Note { message, span: None }).collect();
             r.emit();
         } else {
             messageln!("gpuasm: error: {file}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
             if let Some(i) = &e.instruction {
                 messageln!("  {i}");
             }
+            for note in notes {
+                messageln!("  note: {note}");
+            }
         }
     }
+}
+
+/// `%name is defined at word N: <instruction>` for each id the error's
+/// message names, other than the offending instruction's result.
+fn definitions(module: &Module<'_>, e: &ValidationError) -> Vec<String> {
+    let names = module.names();
+    e.named_ids()
+        .into_iter()
+        .filter_map(|id| {
+            let def = module.def_index(id).filter(|&d| Some(d) != e.instruction_index)?;
+            let name = names.get(id).map_or_else(|| id.to_string(), str::to_string);
+            let text = gpuasm_spirv::dis::instruction_text(&module.view(def), names);
+            Some(format!("%{name} is defined at word {}: {}", module.insts()[def].offset(), text.trim()))
+        })
+        .collect()
 }
 
 /// Errors of `module`, which was assembled from `text` with its spans.
