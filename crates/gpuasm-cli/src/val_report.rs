@@ -92,6 +92,14 @@ pub fn text_errors(file: &str, text: &str, module: &Module<'_>, errors: &[Valida
     }
 }
 
+/// The `K` of spirv-val's `... operand index K`, counted as
+/// [`Module::operands`] counts (result type and result first).
+fn operand_index(message: &str) -> Option<usize> {
+    let (_, after) = message.split_once("operand index ")?;
+    let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+    after[..digits].parse().ok()
+}
+
 /// A note's message and the bytes it points at.
 type Related = (String, Range<usize>);
 
@@ -101,8 +109,9 @@ fn diagnostic(text: &str, severity: Severity, span: Range<usize>, message: Strin
 }
 
 /// Where an error points: under the first operand of its instruction
-/// that its message names (or its result type, when the message speaks of
-/// it; else the whole instruction), and a note at the
+/// that its message names (by id, or as `operand index K`; or its result
+/// type, when the message speaks of it; else the whole instruction), and
+/// a note at the
 /// definition of each id the message names, other than the instruction
 /// itself.
 fn place(module: &Module<'_>, e: &ValidationError) -> (Option<Range<usize>>, Vec<Related>) {
@@ -115,7 +124,11 @@ fn place(module: &Module<'_>, e: &ValidationError) -> (Option<Range<usize>>, Vec
             let k = module.operands(i).iter().position(|o| o.kind == OperandKind::IdResultType)?;
             e.message.contains("Result Type").then_some(k)
         };
-        named.or_else(result_type).and_then(|k| module.operand_span(i, k)).or_else(|| module.span(i))
+        named
+            .or_else(|| operand_index(&e.message))
+            .or_else(result_type)
+            .and_then(|k| module.operand_span(i, k))
+            .or_else(|| module.span(i))
     });
     let notes = ids
         .iter()
