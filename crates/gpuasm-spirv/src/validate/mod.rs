@@ -472,3 +472,58 @@ fn in_module_order(module: &Module<'_>, failures: schedule::Failures, limit: usi
     }
     kept
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{in_module_order, ErrorKind, ValidationError};
+    use crate::module::Module;
+
+    fn error(inst: Option<usize>, message: &str) -> ValidationError {
+        ValidationError {
+            kind: ErrorKind::OperandType,
+            word_offset: 0,
+            instruction_index: inst,
+            message: message.into(),
+            instruction: None,
+        }
+    }
+
+    #[test]
+    fn the_first_error_then_the_others_in_module_order_each_once() {
+        // Instructions: 0-2 capabilities and memory model, 3 %int, 4 %p,
+        // 5 %v (id 3), 6 %w (id 4).
+        let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+                    %int = OpTypeInt 32 1\n%p = OpTypePointer Private %int\n%v = OpVariable %p Private\n\
+                    %w = OpVariable %p Private\n";
+        let words = crate::text::assemble(text, &Default::default()).unwrap();
+        let module = Module::read(&words).unwrap();
+        let failures = vec![
+            vec![error(Some(6), "first, spirv-val's"), error(Some(5), "bad definition of '3[%v]'")],
+            vec![
+                error(None, "the whole module"),
+                error(Some(6), "uses '3[%v]', a consequence"),
+                error(Some(4), "no ids"),
+                error(Some(4), "no ids"),
+                error(Some(5), "no ids"),
+                error(Some(4), "names '2[%p]'"),
+                error(Some(6), "names '2[%p]'"),
+            ],
+        ];
+        let kept: Vec<(Option<usize>, String)> = in_module_order(&module, failures, usize::MAX)
+            .into_iter()
+            .map(|e| (e.instruction_index, e.message))
+            .collect();
+        let want = [
+            (Some(6), "first, spirv-val's"),
+            (Some(4), "no ids"),
+            (Some(4), "names '2[%p]'"),
+            (Some(5), "bad definition of '3[%v]'"),
+            (Some(5), "no ids"),
+            (None, "the whole module"),
+        ];
+        assert_eq!(kept, want.map(|(i, m)| (i, m.to_string())));
+        let two =
+            in_module_order(&module, vec![vec![error(Some(6), "a"), error(Some(4), "b"), error(Some(5), "c")]], 2);
+        assert_eq!(two.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    }
+}
