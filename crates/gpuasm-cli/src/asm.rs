@@ -1,6 +1,8 @@
 //! `gpuasm as`: SPIR-V assembly text to a binary, with spirv-as's options.
 
 use crate::io::{read_input, write_atomically_file, write_words, Output};
+use crate::report::{self, ErrorFormat};
+use crate::val::ValChecks;
 use anyhow::Result;
 use clap::Args;
 use gpuasm_spirv::text::{
@@ -35,6 +37,16 @@ pub struct AsArgs {
     /// 8); the output is the same whatever the number.
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=64))]
     threads: Option<usize>,
+    /// Validate the module too (as `gpuasm val`, for the --target-env
+    /// given, with the validator options below), its errors shown in the
+    /// text; the output is written only if the module is valid.
+    #[arg(long)]
+    validate: bool,
+    /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    error_format: ErrorFormat,
+    #[command(flatten, next_help_heading = "Validator options (with --validate)")]
+    checks: ValChecks,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -46,6 +58,7 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 }
 
 pub fn run(args: AsArgs) -> Result<ExitCode> {
+    report::set_format(args.error_format);
     let target_env = args.target_env.as_deref().map(str::parse::<TargetEnv>).transpose()?;
     let (bytes, name) = read_input(args.input.as_deref())?;
     // Bytes that are not UTF-8 get stand-ins the assembler turns back into
@@ -58,6 +71,12 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
         .generator(args.generator.unwrap_or(0))
         .threads(args.threads.unwrap_or(0));
     let output = Output::from_arg(args.output.as_deref(), Some("out.spv"));
+    if args.validate {
+        let val_options = args.checks.options(target_env.unwrap_or(TargetEnv::Universal(6)));
+        let write = |words: &[u32]| write_words(&output, words);
+        let warnings = !args.no_warnings;
+        return Ok(crate::val::validate_text(&name, &text, &options, &val_options, warnings, Some(&write)));
+    }
     // A file is written as the text is assembled (the binary is never
     // whole in memory) and kept only if the text has no errors.
     let streamed = match &output {
@@ -77,14 +96,14 @@ pub fn run(args: AsArgs) -> Result<ExitCode> {
     match outcome {
         Written::Done(warnings) => {
             if !args.no_warnings && !warnings.items.is_empty() {
-                message!("{}", warnings.render(&name, &text));
+                report::text_diagnostics(&name, &text, &warnings, "Assembly");
             }
             Ok(ExitCode::SUCCESS)
         }
         Written::Rejected(diags) => {
-            message!("{}", diags.render(&name, &text));
+            report::text_diagnostics(&name, &text, &diags, "Assembly");
             let n = diags.errors().count();
-            messageln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
+            report::summary(format_args!("gpuasm: {} in {name}; nothing written", report::errors(n)));
             Ok(ExitCode::from(1))
         }
     }

@@ -1,8 +1,10 @@
 //! `gpuasm dis`: SPIR-V binary to text, with spirv-dis's options.
 
 use crate::io::{read_input, write_atomically_file, Output};
+use crate::report::{self, ErrorFormat};
 use anyhow::Result;
 use clap::Args;
+use gpuasm_diag::Severity;
 use gpuasm_spirv::binary::{words_from_hex_text, words_of_bytes, MAGIC};
 use gpuasm_spirv::dis::{self, DisError, DisOptions};
 use is_terminal::IsTerminal;
@@ -55,9 +57,13 @@ pub struct DisArgs {
     /// spirv-dis prints as numbers (NonSemantic.DebugPrintf, DebugBreak, VkspReflection).
     #[arg(long)]
     all_ext_inst_names: bool,
+    /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    error_format: ErrorFormat,
 }
 
 pub fn run(args: DisArgs) -> Result<ExitCode> {
+    report::set_format(args.error_format);
     crate::alloc::use_huge_pages();
     let (bytes, name) = read_input(args.input.as_deref())?;
     let output = Output::from_arg(args.output.as_deref(), None);
@@ -69,7 +75,7 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
     let words = match loaded {
         Ok((w, _)) => w,
         Err(e) => {
-            messageln!("gpuasm: error: {name}: {e}");
+            report::plain(Severity::Error, &name, "Binary", &e.to_string(), Some(e.word_offset()));
             return Ok(ExitCode::from(1));
         }
     };
@@ -131,15 +137,16 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         Ok(listed) => {
             if let Some((id, word)) = listed.first_id_past_bound {
                 let bound = words.get(3).copied().unwrap_or(0);
-                messageln!(
-                    "gpuasm: warning: {name}: id {id} is not less than the bound {bound} (at word {word}): \
+                let message = format!(
+                    "id {id} is not less than the bound {bound} (at word {word}): \
                      the module is invalid; --check-bound rejects it"
                 );
+                report::plain(Severity::Warning, &name, "IdPastBound", &message, Some(word));
             }
             Ok(ExitCode::SUCCESS)
         }
         Err(DisError::Binary(e)) => {
-            messageln!("gpuasm: error: {name}: {e}");
+            report::plain(Severity::Error, &name, "Binary", &e.to_string(), Some(e.word_offset()));
             Ok(ExitCode::from(1))
         }
         Err(DisError::Io(e)) if output.is_stdout() => {

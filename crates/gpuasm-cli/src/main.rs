@@ -8,8 +8,10 @@ mod asm;
 mod dis;
 mod lesspipe;
 mod mali;
+mod report;
 mod val;
 mod val_dir;
+mod val_report;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -69,7 +71,12 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            messageln!("gpuasm: error: {e:#}");
+            if report::json() {
+                let message = format!("{e:#}");
+                report::Record::new(gpuasm_diag::Severity::Error, "Command", &message, None).emit();
+            } else {
+                messageln!("gpuasm: error: {e:#}");
+            }
             ExitCode::from(1)
         }
     }

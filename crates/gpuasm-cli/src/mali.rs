@@ -1,8 +1,10 @@
 //! `gpuasm mali-pp as|dis`: the Mali PP assembler and disassembler.
 
 use crate::io::{read_input, write_atomically, write_stdout, write_words, Output};
+use crate::report::{self, ErrorFormat};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
+use gpuasm_diag::Severity;
 use gpuasm_mali::hex::{from_listing, looks_like_listing, to_listing};
 use gpuasm_mali::{assemble_with_warnings, disassemble, DisOptions};
 use std::path::PathBuf;
@@ -38,6 +40,9 @@ pub struct AsArgs {
     /// Do not print warnings.
     #[arg(long)]
     no_warnings: bool,
+    /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    error_format: ErrorFormat,
 }
 
 #[derive(Args)]
@@ -56,6 +61,9 @@ pub struct DisArgs {
     /// Print every unit's field bits as `raw.<unit>` (for decoding unknown bits).
     #[arg(long)]
     raw_fields: bool,
+    /// How errors are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    error_format: ErrorFormat,
 }
 
 pub fn run(cmd: MaliCommand) -> Result<ExitCode> {
@@ -66,13 +74,14 @@ pub fn run(cmd: MaliCommand) -> Result<ExitCode> {
 }
 
 fn run_as(args: AsArgs) -> Result<ExitCode> {
+    report::set_format(args.error_format);
     let (bytes, name) = read_input(args.input.as_deref())?;
     let text = String::from_utf8_lossy(&bytes);
     let output = Output::from_arg(args.output.as_deref(), None);
     match assemble_with_warnings(&text) {
         Ok((words, warnings)) => {
             if !args.no_warnings && !warnings.items.is_empty() {
-                message!("{}", warnings.render(&name, &text));
+                report::text_diagnostics(&name, &text, &warnings, "Assembly");
             }
             match args.format {
                 Format::Raw => write_words(&output, &words)?,
@@ -87,28 +96,30 @@ fn run_as(args: AsArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(d) => {
-            message!("{}", d.render(&name, &text));
+            report::text_diagnostics(&name, &text, &d, "Assembly");
             let n = d.errors().count();
-            messageln!("gpuasm: {n} error{} in {name}; nothing written", if n == 1 { "" } else { "s" });
+            report::summary(format_args!("gpuasm: {} in {name}; nothing written", report::errors(n)));
             Ok(ExitCode::from(1))
         }
     }
 }
 
 fn run_dis(args: DisArgs) -> Result<ExitCode> {
+    report::set_format(args.error_format);
     let (bytes, name) = read_input(args.input.as_deref())?;
     let format = args.format.unwrap_or(if looks_like_listing(&bytes) { Format::Hex } else { Format::Raw });
     let words = match format {
         Format::Hex => match from_listing(&String::from_utf8_lossy(&bytes)) {
             Ok(w) => w,
             Err(e) => {
-                messageln!("gpuasm: error: {name}: {e}");
+                report::plain(Severity::Error, &name, "Binary", &e.to_string(), None);
                 return Ok(ExitCode::from(1));
             }
         },
         Format::Raw => {
             if bytes.len() % 4 != 0 {
-                messageln!("gpuasm: error: {name}: size {} is not a multiple of 4 bytes", bytes.len());
+                let message = format!("size {} is not a multiple of 4 bytes", bytes.len());
+                report::plain(Severity::Error, &name, "Binary", &message, None);
                 return Ok(ExitCode::from(1));
             }
             bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()

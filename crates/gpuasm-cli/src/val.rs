@@ -1,24 +1,42 @@
-//! `gpuasm val`: validate a SPIR-V module; silent and exit 0 when valid.
+//! `gpuasm val`: validate a SPIR-V module, a binary or a text (assembled
+//! first, its errors then shown in the text); silent and exit 0 when valid.
 
 use crate::io::read_input;
+use crate::report::{self, ErrorFormat};
 use anyhow::Result;
 use clap::Args;
-use gpuasm_spirv::binary::words_of_bytes;
-use gpuasm_spirv::validate::{validate, BlockLayout, Limits, ValOptions};
+use gpuasm_diag::Severity;
+use gpuasm_spirv::binary::{words_of_bytes, MAGIC};
+use gpuasm_spirv::text::{parse, text_from_bytes, AsmOptions};
+use gpuasm_spirv::validate::{validate, validate_module, BlockLayout, Limits, ValOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct ValArgs {
-    /// Input module; `-` or none for stdin. A folder: every `*.spv` below
-    /// it, on all cores, one line per invalid file and a summary.
+    /// Input module: a binary, or assembly text (told by its content); `-`
+    /// or none for stdin. A folder: every `*.spv` below it, on all cores,
+    /// one line per invalid file and a summary.
     input: Option<PathBuf>,
-    /// Target environment (default spv1.6, as spirv-val).
+    /// Target environment (default spv1.6, as spirv-val); a text is also
+    /// assembled for it (as `gpuasm as --target-env`).
     #[arg(long, value_name = "ENV")]
     target_env: Option<String>,
-    /// Stop after this many errors (0: no limit).
-    #[arg(long, default_value_t = 100)]
+    /// How errors are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
+    error_format: ErrorFormat,
+    #[command(flatten)]
+    checks: ValChecks,
+}
+
+/// The validator's switches other than the environment: `gpuasm val`'s,
+/// and `gpuasm as --validate`'s.
+#[derive(Args)]
+pub struct ValChecks {
+    /// Report at most this many errors (0: all). The first is spirv-val's;
+    /// the others follow in module order, each independent error once.
+    #[arg(long, value_name = "N", default_value_t = 0)]
     max_errors: usize,
     /// Allow pointers under Logical addressing to be used as any other
     /// value (spirv-val's option of the same name).
@@ -139,19 +157,27 @@ impl LimitArgs {
     }
 }
 
+impl ValChecks {
+    /// The validator's options for `target_env`.
+    pub fn options(&self, target_env: TargetEnv) -> ValOptions {
+        ValOptions::default()
+            .target_env(target_env)
+            .max_errors(self.max_errors)
+            .limits(self.limits.limits())
+            .block_layout(self.layout.block_layout())
+            .relax_logical_pointer(self.relax_logical_pointer)
+            .relax_struct_store(self.relax_struct_store)
+            .allow_localsizeid(self.allow_localsizeid)
+            .allow_offset_texture_operand(self.allow_offset_texture_operand)
+            .allow_vulkan_32_bit_bitwise(self.allow_vulkan_32_bit_bitwise)
+            .before_hlsl_legalization(self.before_hlsl_legalization)
+    }
+}
+
 pub fn run(args: ValArgs) -> Result<ExitCode> {
-    let target_env = args.target_env.as_deref().map_or(Ok(TargetEnv::Universal(6)), str::parse)?;
-    let options = ValOptions::default()
-        .target_env(target_env)
-        .max_errors(args.max_errors)
-        .limits(args.limits.limits())
-        .block_layout(args.layout.block_layout())
-        .relax_logical_pointer(args.relax_logical_pointer)
-        .relax_struct_store(args.relax_struct_store)
-        .allow_localsizeid(args.allow_localsizeid)
-        .allow_offset_texture_operand(args.allow_offset_texture_operand)
-        .allow_vulkan_32_bit_bitwise(args.allow_vulkan_32_bit_bitwise)
-        .before_hlsl_legalization(args.before_hlsl_legalization);
+    report::set_format(args.error_format);
+    let asm_env = args.target_env.as_deref().map(str::parse::<TargetEnv>).transpose()?;
+    let options = args.checks.options(asm_env.unwrap_or(TargetEnv::Universal(6)));
     if let Some(dir) = args.input.as_deref().filter(|p| p.is_dir()) {
         return crate::val_dir::run(dir, &options);
     }
@@ -160,23 +186,90 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     // small tables: one shared heap would be contended.)
     crate::alloc::use_huge_pages();
     let (bytes, name) = read_input(args.input.as_deref())?;
+    if is_text(&bytes) {
+        let (text, raw_bytes) = text_from_bytes(&bytes);
+        let asm_options = AsmOptions::default().raw_bytes(raw_bytes).target_env(asm_env);
+        return Ok(validate_text(&name, &text, &asm_options, &options, true, None));
+    }
     let words = match words_of_bytes(&bytes) {
         Ok((w, _)) => w,
         Err(e) => {
-            messageln!("gpuasm: error: {name}: {e}");
+            report::plain(Severity::Error, &name, "Binary", &e.to_string(), Some(e.word_offset()));
             return Ok(ExitCode::from(1));
         }
     };
     match validate(&words, &options) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
-            for e in &errors {
-                messageln!("gpuasm: error: {name}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
-                if let Some(i) = &e.instruction {
-                    messageln!("  {i}");
-                }
-            }
+            crate::val_report::binary_errors(&name, &words, &errors);
             Ok(ExitCode::from(1))
+        }
+    }
+}
+
+/// Writes a valid module's words (`gpuasm as --validate`'s output).
+pub type Writer<'a> = &'a dyn Fn(&[u32]) -> Result<()>;
+
+/// Assembly text rather than a binary: it does not start with the magic
+/// number (in either byte order) and has no NUL byte near its start (every
+/// module's header has some). An empty input is read as a binary, which
+/// reports it.
+fn is_text(bytes: &[u8]) -> bool {
+    if bytes.len() >= 4 {
+        let w = [bytes[0], bytes[1], bytes[2], bytes[3]];
+        if u32::from_le_bytes(w) == MAGIC || u32::from_be_bytes(w) == MAGIC {
+            return false;
+        }
+    }
+    !bytes.is_empty() && !bytes[..bytes.len().min(4096)].contains(&0)
+}
+
+/// Assembles `text` as `gpuasm as` does (its errors printed as `gpuasm as`
+/// prints them), then validates the module, printing each error at its
+/// place in the text; the assembler's warnings too, if `warnings`. With `written`, a valid module's words are handed to
+/// it (for `gpuasm as --validate`); its failure is the command's.
+pub fn validate_text(
+    name: &str,
+    text: &str,
+    asm_options: &AsmOptions,
+    options: &ValOptions,
+    warnings: bool,
+    written: Option<Writer<'_>>,
+) -> ExitCode {
+    let not_written = if written.is_some() { "; nothing written" } else { "" };
+    let parsed = match parse(text, asm_options) {
+        Ok(parsed) => parsed,
+        Err(diags) => {
+            report::text_diagnostics(name, text, &diags, "Assembly");
+            let n = diags.errors().count();
+            let what = if written.is_some() { "nothing written" } else { "not validated" };
+            report::summary(format_args!("gpuasm: {} in {name}; {what}", report::errors(n)));
+            return ExitCode::from(1);
+        }
+    };
+    if warnings && !parsed.warnings().items.is_empty() {
+        report::text_diagnostics(name, text, parsed.warnings(), "Assembly");
+    }
+    // Only `!<integer>` words can make a text whose module does not read.
+    let module = match parsed.module() {
+        Ok(module) => module,
+        Err(e) => {
+            report::plain(Severity::Error, name, "Binary", &e.to_string(), Some(e.word_offset()));
+            return ExitCode::from(1);
+        }
+    };
+    match validate_module(&module, options) {
+        Ok(()) => match written.map(|write| write(parsed.words())) {
+            Some(Err(e)) => {
+                report::plain(Severity::Error, name, "Command", &format!("{e:#}"), None);
+                ExitCode::from(1)
+            }
+            _ => ExitCode::SUCCESS,
+        },
+        Err(errors) => {
+            crate::val_report::text_errors(name, text, &module, &errors);
+            report::summary(format_args!("gpuasm: {} in {name}{not_written}", report::errors(errors.len())));
+            ExitCode::from(1)
         }
     }
 }

@@ -40,6 +40,9 @@ pub enum Severity {
     Error,
     /// The text assembles, but probably not to what was meant.
     Warning,
+    /// Not a problem itself: where something the diagnostic before it
+    /// involves is (e.g. the definition of a mistyped operand).
+    Note,
 }
 
 /// One problem found in the text.
@@ -108,6 +111,7 @@ impl Diagnostic {
         let level = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         };
         let _ = writeln!(out, "{file}:{}:{}: {level}: {}", self.line, self.column, shorten(&self.message));
         let bytes = source.as_bytes();
@@ -259,6 +263,25 @@ mod tests {
         let caret = lines[2].find('^').unwrap();
         assert_eq!(&lines[1][caret..caret + 7], "OpBogus", "{s}");
         assert!(lines[2].ends_with(" ^~~~~~~"), "{s}");
+    }
+
+    #[test]
+    fn notes_render_as_notes() {
+        let src = "%v = OpVariable %p Function\n";
+        let d = Diagnostic {
+            severity: Severity::Note,
+            line: 1,
+            column: 1,
+            span: 0..2,
+            message: "'9[%9]' is %v, defined here".into(),
+            help: None,
+        };
+        let diags = Diagnostics { items: vec![d] };
+        assert!(!diags.has_errors());
+        assert_eq!(
+            diags.render("a.spvasm", src),
+            "a.spvasm:1:1: note: '9[%9]' is %v, defined here\n 1 | %v = OpVariable %p Function\n   | ^~\n"
+        );
     }
 
     #[test]

@@ -148,7 +148,8 @@ fn verdict_trials(out: &mut Vec<Trial>) {
 
 fn errors_carry_the_instruction() {
     // A loaded type that is not the pointee: the error names the load.
-    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%f = OpTypeFloat 32\n%i = OpTypeInt 32 1\n\
+    // (Linkage: no entry point needed; the load is the only error.)
+    let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n%f = OpTypeFloat 32\n%i = OpTypeInt 32 1\n\
                 %p = OpTypePointer Private %f\n%v = OpVariable %p Private\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n\
                 %main = OpFunction %void None %fn\n%l = OpLabel\n%x = OpLoad %i %v\nOpReturn\nOpFunctionEnd\n";
     let words = gpuasm_spirv::text::assemble(text, &Default::default()).unwrap();

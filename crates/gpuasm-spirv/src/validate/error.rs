@@ -58,6 +58,52 @@ pub struct ValidationError {
     pub instruction: Option<String>,
 }
 
+impl ValidationError {
+    /// The ids the message names, in spirv-val's `'12[%name]'` form, each
+    /// once, in the order the message names them: the operands and
+    /// definitions a rule involves, for tools that point at them.
+    ///
+    /// ```
+    /// use gpuasm_spirv::validate::{validate, ValOptions};
+    /// let words = gpuasm_spirv::text::assemble(
+    ///     "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+    ///      %int = OpTypeInt 32 1\n%float = OpTypeFloat 32\n%one = OpConstant %int 1\n\
+    ///      %bad = OpConstantComposite %float %one\n",
+    ///     &Default::default(),
+    /// )
+    /// .unwrap();
+    /// let errors = validate(&words, &ValOptions::default()).unwrap_err();
+    /// let first = errors.first();
+    /// assert_eq!(first.message, "OpConstantComposite Result Type <id> '2[%float]' is not a composite type.");
+    /// assert_eq!(first.named_ids(), [2]);
+    /// ```
+    pub fn named_ids(&self) -> Vec<u32> {
+        named_ids(&self.message)
+    }
+}
+
+/// The ids `message` names as `'12[%name]'`, each once, in order.
+pub(crate) fn named_ids(message: &str) -> Vec<u32> {
+    let bytes = message.as_bytes();
+    let mut ids = Vec::new();
+    let mut at = 0;
+    while let Some(quote) = memchr::memchr(b'\'', &bytes[at..]) {
+        let start = at + quote + 1;
+        let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+        at = start;
+        if digits == 0 || !bytes[start + digits..].starts_with(b"[%") {
+            continue;
+        }
+        if let Ok(id) = message[start..start + digits].parse::<u32>() {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        at = start + digits;
+    }
+    ids
+}
+
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "word {}: {}", self.word_offset, self.message)?;
@@ -135,5 +181,18 @@ impl fmt::Display for ValidationErrors {
 impl std::error::Error for ValidationErrors {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(self.first())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_ids;
+
+    #[test]
+    fn ids_named_in_spirv_val_form() {
+        let m = "OpLoad Result Type <id> '2[%int]' does not match Pointer <id> '4[%4]'s type.";
+        assert_eq!(named_ids(m), [2, 4]);
+        assert_eq!(named_ids("ID '7[%x]' and again '7[%x]', not '8' nor 9[%y]"), [7]);
+        assert!(named_ids("Expected int scalar as Result Type: IAdd").is_empty());
     }
 }

@@ -5,6 +5,15 @@
 //! The module is read once into a [`crate::module::Module`]; each pass is a small
 //! module of its own that reports every independent error it finds.
 //!
+//! The first error is the one spirv-val reports, in its words. With
+//! [`ValOptions::max_errors`] above 1, every pass runs once the structural
+//! ones (layout, ids, functions and blocks) pass, and the other errors
+//! follow the first in module order, each reported once: the same message
+//! at the same instruction, the same message naming the same ids (an
+//! undefined id used ten times), and an error naming an id whose
+//! definition already has an error (a consequence of that one) are left
+//! out.
+//!
 //! ```
 //! use gpuasm_spirv::validate::{validate, ValOptions};
 //! let words = gpuasm_spirv::text::assemble(
@@ -104,7 +113,8 @@ pub use limits::Limits;
 pub struct ValOptions {
     /// The client environment (spirv-val's default is SPIR-V 1.6).
     pub target_env: TargetEnv,
-    /// Stop after this many errors (0: no limit).
+    /// Stop after this many errors (0: no limit). At 1, validation stops
+    /// at the first failing pass, as spirv-val does.
     pub max_errors: usize,
     /// Universal limits (spirv-val's `--max-*` options).
     pub limits: Limits,
@@ -419,8 +429,101 @@ fn validate_on(
     ];
     let new_report = || Report { module, options, errors: Vec::new(), limit };
     let long_first = &[dominance, operands, memory, logical];
-    match board {
-        Some(board) => board.work(&new_report, ordered, independent, long_first),
-        None => schedule::run(&new_report, ordered, independent, long_first, schedule::threads()),
+    let every = limit > 1;
+    let failures = match board {
+        Some(board) => board.work(&new_report, ordered, independent, long_first, every),
+        None => schedule::run(&new_report, ordered, independent, long_first, schedule::threads(), every),
+    };
+    failures.map_err(|failures| in_module_order(module, failures, limit))
+}
+
+/// The errors of the failing passes as one list: the first failing pass's
+/// first error (spirv-val's), then the others by instruction (errors of
+/// the whole module last), each independent error once (see the module's
+/// documentation), at most `limit`.
+fn in_module_order(module: &Module<'_>, failures: schedule::Failures, limit: usize) -> Vec<ValidationError> {
+    let mut all = failures.into_iter().flatten();
+    let Some(first) = all.next() else { return Vec::new() };
+    let mut rest: Vec<ValidationError> = all.collect();
+    if rest.is_empty() {
+        return vec![first];
+    }
+    rest.sort_by_key(|e| e.instruction_index.unwrap_or(usize::MAX));
+    let mut seen = rustc_hash::FxHashSet::default();
+    // Results of the instructions an error was kept at.
+    let mut faulty = rustc_hash::FxHashSet::default();
+    let mut kept = Vec::with_capacity(rest.len() + 1);
+    for e in std::iter::once(first).chain(rest) {
+        if kept.len() >= limit {
+            break;
+        }
+        let ids = e.named_ids();
+        let consequence = ids.iter().any(|&id| faulty.contains(&id) && module.def_index(id) != e.instruction_index);
+        // One instruction breaking one rule, or one rule broken by the
+        // same ids wherever they are used.
+        let at = if ids.is_empty() { e.instruction_index } else { None };
+        if consequence || !seen.insert((e.message.clone(), at)) {
+            continue;
+        }
+        if let Some(result) = e.instruction_index.and_then(|i| module.insts[i].result_id()) {
+            faulty.insert(result);
+        }
+        kept.push(e);
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{in_module_order, ErrorKind, ValidationError};
+    use crate::module::Module;
+
+    fn error(inst: Option<usize>, message: &str) -> ValidationError {
+        ValidationError {
+            kind: ErrorKind::OperandType,
+            word_offset: 0,
+            instruction_index: inst,
+            message: message.into(),
+            instruction: None,
+        }
+    }
+
+    #[test]
+    fn the_first_error_then_the_others_in_module_order_each_once() {
+        // Instructions: 0-2 capabilities and memory model, 3 %int, 4 %p,
+        // 5 %v (id 3), 6 %w (id 4).
+        let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+                    %int = OpTypeInt 32 1\n%p = OpTypePointer Private %int\n%v = OpVariable %p Private\n\
+                    %w = OpVariable %p Private\n";
+        let words = crate::text::assemble(text, &Default::default()).unwrap();
+        let module = Module::read(&words).unwrap();
+        let failures = vec![
+            vec![error(Some(6), "first, spirv-val's"), error(Some(5), "bad definition of '3[%v]'")],
+            vec![
+                error(None, "the whole module"),
+                error(Some(6), "uses '3[%v]', a consequence"),
+                error(Some(4), "no ids"),
+                error(Some(4), "no ids"),
+                error(Some(5), "no ids"),
+                error(Some(4), "names '2[%p]'"),
+                error(Some(6), "names '2[%p]'"),
+            ],
+        ];
+        let kept: Vec<(Option<usize>, String)> = in_module_order(&module, failures, usize::MAX)
+            .into_iter()
+            .map(|e| (e.instruction_index, e.message))
+            .collect();
+        let want = [
+            (Some(6), "first, spirv-val's"),
+            (Some(4), "no ids"),
+            (Some(4), "names '2[%p]'"),
+            (Some(5), "bad definition of '3[%v]'"),
+            (Some(5), "no ids"),
+            (None, "the whole module"),
+        ];
+        assert_eq!(kept, want.map(|(i, m)| (i, m.to_string())));
+        let two =
+            in_module_order(&module, vec![vec![error(Some(6), "a"), error(Some(4), "b"), error(Some(5), "c")]], 2);
+        assert_eq!(two.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(), ["a", "b"]);
     }
 }

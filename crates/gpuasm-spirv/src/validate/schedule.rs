@@ -1,5 +1,8 @@
 //! Runs the validation passes and picks the errors spirv-val would report:
-//! those of the first pass (in order) that finds any.
+//! those of the first pass (in order) that finds any. Asked for every
+//! error (`every`), it also runs the other passes after the structural
+//! ones, whatever fails, and gives the errors of each failing pass, the
+//! first failing pass's first.
 //!
 //! The structural passes check what every later pass walks (ids defined
 //! once and before use, the logical layout, functions and blocks); the
@@ -32,6 +35,10 @@ const PARALLEL_FROM: usize = 16_384;
 /// in order and stop early).
 const EVERY_PASS: bool = cfg!(fuzzing);
 
+/// The errors of each failing pass, in pass order: the first is the one
+/// spirv-val reports; there are more only when every error was asked for.
+pub(crate) type Failures = Vec<Vec<ValidationError>>;
+
 /// What a pass left: its errors, or the panic it raised.
 enum Outcome {
     Errors(Vec<ValidationError>),
@@ -41,27 +48,29 @@ enum Outcome {
 /// Runs `structural`, then `independent`, on up to `threads` threads (the
 /// passes of `long_first`, those of `independent` that take longest, are
 /// started first so that no long pass is left for the end), and returns the
-/// errors of the first failing pass.
+/// errors of the first failing pass (with `every`, of each failing pass
+/// once the structural ones pass: see [`Failures`]).
 pub(crate) fn run<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     structural: &[Pass],
     independent: &[Pass],
     long_first: &[Pass],
     threads: usize,
-) -> Result<(), Vec<ValidationError>> {
+    every: bool,
+) -> Result<(), Failures> {
     if EVERY_PASS {
         return run_every(new_report, structural, independent);
     }
     let threads = threads.min(independent.len()).max(1);
     if threads == 1 || new_report().module.insts.len() < PARALLEL_FROM {
-        return run_in_order(new_report, structural, independent);
+        return run_in_order(new_report, structural, independent, every);
     }
     let board = Board::new(threads);
     std::thread::scope(|s| {
         for _ in 1..threads {
-            s.spawn(|| board.work(new_report, structural, independent, long_first));
+            s.spawn(|| board.work(new_report, structural, independent, long_first, every));
         }
-        board.work(new_report, structural, independent, long_first)
+        board.work(new_report, structural, independent, long_first, every)
     })
 }
 
@@ -136,27 +145,31 @@ impl Board {
     }
 
     /// This thread's share of `structural`, then, if they all passed, of
-    /// `independent` (`long_first` first). Every thread of the board calls
-    /// it with the same passes; the thread the board belongs to gets the
-    /// first failing pass's errors (or its panic), the others `Ok`.
+    /// `independent` (`long_first` first; all of them with `every`, else
+    /// none after a failure). Every thread of the board calls it with the
+    /// same passes; the thread the board belongs to gets the failing
+    /// passes' errors (or the first failing pass's panic), the others `Ok`.
     pub(crate) fn work<'m, 'w>(
         &self,
         new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
         structural: &[Pass],
         independent: &[Pass],
         long_first: &[Pass],
-    ) -> Result<(), Vec<ValidationError>> {
-        self.structure.work(new_report, structural, &order(structural, &[]));
+        every: bool,
+    ) -> Result<(), Failures> {
+        // Later passes walk what the structural ones check: the first
+        // structural failure ends validation, even with `every`.
+        self.structure.work(new_report, structural, &order(structural, &[]), false);
         self.between.wait();
         if !self.structure.failed() {
-            self.rest.work(new_report, independent, &order(independent, long_first));
+            self.rest.work(new_report, independent, &order(independent, long_first), every);
         }
         self.done.wait();
         if std::thread::current().id() != self.owner {
             return Ok(());
         }
-        self.structure.result()?;
-        self.rest.result()
+        self.structure.result(false)?;
+        self.rest.result(every)
     }
 }
 
@@ -185,10 +198,17 @@ impl Default for Progress {
 }
 
 impl Progress {
-    /// Runs passes until none is left (or all left come after a failure).
-    fn work<'m, 'w>(&self, new_report: &(dyn Fn() -> Report<'m, 'w> + Sync), passes: &[Pass], order: &[usize]) {
+    /// Runs passes until none is left (or, unless `every`, all left come
+    /// after a failure).
+    fn work<'m, 'w>(
+        &self,
+        new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
+        passes: &[Pass],
+        order: &[usize],
+        every: bool,
+    ) {
         while let Some(&k) = order.get(self.next.fetch_add(1, Ordering::Relaxed)) {
-            if k > self.first_failed.load(Ordering::Acquire) {
+            if !every && k > self.first_failed.load(Ordering::Acquire) {
                 continue;
             }
             let mut report = new_report();
@@ -206,32 +226,67 @@ impl Progress {
         self.first_failed.load(Ordering::Acquire) != usize::MAX
     }
 
-    /// The first failing pass's errors; its panic, if it panicked.
-    fn result(&self) -> Result<(), Vec<ValidationError>> {
-        let first = self.first_failed.load(Ordering::Acquire);
-        let mut outcomes = self.outcomes.lock().unwrap_or_else(|e| e.into_inner());
-        match outcomes.iter().position(|(k, _)| *k == first).map(|at| outcomes.swap_remove(at).1) {
-            None => Ok(()),
-            Some(Outcome::Errors(errors)) => Err(errors),
-            Some(Outcome::Panicked(payload)) => panic::resume_unwind(payload),
+    /// The failing passes' errors, in pass order (with `every`; else the
+    /// first failing pass's only); the first failing pass's panic, if it
+    /// panicked (a later pass's panic is dropped, as a run in order would
+    /// not have reached it).
+    fn result(&self, every: bool) -> Result<(), Failures> {
+        let mut outcomes = std::mem::take(&mut *self.outcomes.lock().unwrap_or_else(|e| e.into_inner()));
+        outcomes.sort_unstable_by_key(|(k, _)| *k);
+        let mut failures = Vec::new();
+        for (n, (_, outcome)) in outcomes.into_iter().enumerate() {
+            match outcome {
+                Outcome::Errors(errors) if n == 0 || every => failures.push(errors),
+                Outcome::Errors(_) => {}
+                Outcome::Panicked(payload) if n == 0 => panic::resume_unwind(payload),
+                Outcome::Panicked(_) => {}
+            }
+        }
+        if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(failures)
         }
     }
 }
 
-/// Every pass on this thread, in order.
+/// Every pass on this thread, in order: up to the first failure, or with
+/// `every`, all of `independent` once `structural` pass.
 fn run_in_order<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     structural: &[Pass],
     independent: &[Pass],
-) -> Result<(), Vec<ValidationError>> {
+    every: bool,
+) -> Result<(), Failures> {
     let mut report = new_report();
-    for pass in structural.iter().chain(independent) {
+    let until_failure = structural.iter().chain(if every { &[][..] } else { independent });
+    for pass in until_failure {
         pass(&mut report);
         if !report.errors.is_empty() {
-            return Err(report.errors);
+            return Err(vec![report.errors]);
         }
     }
-    Ok(())
+    if !every {
+        return Ok(());
+    }
+    let mut failures: Failures = Vec::new();
+    for pass in independent {
+        let mut report = new_report();
+        if failures.is_empty() {
+            pass(&mut report);
+        } else if panic::catch_unwind(AssertUnwindSafe(|| pass(&mut report))).is_err() {
+            // A pass after a failing one met a module it does not expect.
+            continue;
+        }
+        if !report.errors.is_empty() {
+            failures.push(report.errors);
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures)
+    }
 }
 
 /// Fuzzing: every structural pass, then, if they all pass, every other one;
@@ -240,7 +295,7 @@ fn run_every<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     structural: &[Pass],
     independent: &[Pass],
-) -> Result<(), Vec<ValidationError>> {
+) -> Result<(), Failures> {
     for phase in [structural, independent] {
         let mut first = None;
         for pass in phase {
@@ -251,7 +306,7 @@ fn run_every<'m, 'w>(
             }
         }
         if let Some(errors) = first {
-            return Err(errors);
+            return Err(vec![errors]);
         }
     }
     Ok(())
@@ -327,19 +382,34 @@ mod tests {
         for threads in [1, 2, 4] {
             let (late, panics): (Pass, Pass) = (&late, &panics);
             for long_first in [&[][..], &[late, panics]] {
-                let first = run(&new_report, &[&ok], &[&ok, &slow, late, panics], long_first, threads).unwrap_err();
-                assert_eq!(first[0].message, "slow and first", "{threads} threads");
+                let first =
+                    run(&new_report, &[&ok], &[&ok, &slow, late, panics], long_first, threads, false).unwrap_err();
+                assert_eq!(first[0][0].message, "slow and first", "{threads} threads");
             }
-            assert!(run(&new_report, &[&ok], &[&ok, &ok, &ok], &[], threads).is_ok());
-            let ordered = run(&new_report, &[&fail("ordered")], &[late], &[], threads).unwrap_err();
-            assert_eq!(ordered[0].message, "ordered");
+            assert!(run(&new_report, &[&ok], &[&ok, &ok, &ok], &[], threads, false).is_ok());
+            let ordered = run(&new_report, &[&fail("ordered")], &[late], &[], threads, false).unwrap_err();
+            assert_eq!(ordered[0][0].message, "ordered");
             let structural: [Pass; 4] = [&ok, &slow, &fail("structural"), panics];
-            let first = run(&new_report, &structural, &[late], &[], threads).unwrap_err();
-            assert_eq!(first[0].message, "slow and first", "{threads} threads");
+            let first = run(&new_report, &structural, &[late], &[], threads, false).unwrap_err();
+            assert_eq!(first[0][0].message, "slow and first", "{threads} threads");
         }
-        let alone = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&ok], &[&ok, &panics], &[], 2)));
+        let alone =
+            std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&ok], &[&ok, &panics], &[], 2, false)));
         assert!(alone.is_err(), "a panic no earlier failure explains is a bug, and shows");
-        let in_ordered = std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&panics], &[&ok], &[], 2)));
+        for threads in [1, 2, 4] {
+            let (late, panics): (Pass, Pass) = (&late, &panics);
+            // Every failing pass, the first failing one first; a later
+            // pass's panic is dropped; a structural failure still ends it.
+            let every = run(&new_report, &[&ok], &[&ok, late, &slow, panics, &ok], &[late], threads, true).unwrap_err();
+            let messages: Vec<&str> = every.iter().map(|errors| errors[0].message.as_str()).collect();
+            assert_eq!(messages, ["later", "slow and first"], "{threads} threads");
+            let structural: [Pass; 3] = [&ok, &fail("structural"), &fail("second")];
+            let every = run(&new_report, &structural, &[late], &[], threads, true).unwrap_err();
+            assert_eq!(every.len(), 1, "{threads} threads");
+            assert_eq!(every[0][0].message, "structural");
+        }
+        let in_ordered =
+            std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&panics], &[&ok], &[], 2, false)));
         assert!(in_ordered.is_err(), "and does not leave a thread waiting");
     }
 }

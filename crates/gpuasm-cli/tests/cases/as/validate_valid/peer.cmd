@@ -1,0 +1,1 @@
+spirv-as ok.spvasm -o ok.spv
