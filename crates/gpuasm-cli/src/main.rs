@@ -36,6 +36,16 @@ enum Command {
     /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
     #[command(name = "mali-pp", subcommand)]
     MaliPp(mali::MaliCommand),
+    /// Language server for SPIR-V assembly, over stdin and stdout.
+    Lsp(LspArgs),
+}
+
+#[derive(clap::Args)]
+struct LspArgs {
+    /// Assemble and validate for this environment (default: the version of a
+    /// `; Version:` comment, else spv1.6).
+    #[arg(long, value_name = "ENV")]
+    target_env: Option<String>,
 }
 
 fn main() -> ExitCode {
@@ -61,6 +71,11 @@ fn main() -> ExitCode {
         Command::Dis(args) => dis::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
         Command::Val(args) => val::run(args),
+        Command::Lsp(args) => (|| {
+            let target_env = args.target_env.as_deref().map(str::parse).transpose()?;
+            gpuasm_lsp::run_stdio(gpuasm_lsp::Options { target_env }).map_err(|e| anyhow::anyhow!(e))?;
+            Ok(ExitCode::SUCCESS)
+        })(),
     };
     match result {
         Ok(code) => code,
