@@ -88,12 +88,16 @@ pub fn run(connection: &Connection, options: Options) -> Result<(), Box<dyn std:
         };
         match msg {
             Message::Request(request) => {
-                if connection.handle_shutdown(&request)? {
-                    return Ok(());
-                }
-                let response = server.answer(request);
+                // After `shutdown` the client sends `exit`, or just goes
+                // away (as Neovim does when it quits at once): both end
+                // the loop, quietly.
+                let response = match request.method.as_str() {
+                    req::Shutdown::METHOD => Response::new_ok(request.id, ()),
+                    _ => server.answer(request),
+                };
                 connection.sender.send(Message::Response(response))?;
             }
+            Message::Notification(n) if n.method == notif::Exit::METHOD => return Ok(()),
             Message::Notification(n) => server.notified(n),
             Message::Response(_) => {}
         }
