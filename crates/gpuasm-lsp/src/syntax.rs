@@ -1,7 +1,8 @@
 //! The statements of a text as the editor sees them, whether or not it
 //! assembles: the lexer's words grouped into instructions (an optional
 //! `%result =`, an opcode, operands), by spirv-as's rule that an
-//! instruction starts at `%name =` or at a word beginning with `Op`.
+//! instruction starts at `%name =` or at a word beginning with `Op` and a
+//! capital letter.
 //! Navigation, hover, completion, symbols and semantic tokens read this,
 //! so they keep working while the text has errors.
 
@@ -80,7 +81,9 @@ impl Syntax {
                     };
                     let is_result = kind == WordKind::Id && next.as_ref().is_some_and(|n| n.text == "=");
                     let after_equals = s.words.last().is_some_and(|w| w.kind == WordKind::Equals);
-                    let is_opcode = kind == WordKind::Other && t.text.starts_with("Op");
+                    // spirv-as's rule: `Op` and a capital (`OpenCL_C` is an operand).
+                    let is_opcode = kind == WordKind::Other
+                        && t.text.strip_prefix("Op").is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()));
                     let index = s.words.len();
                     if is_result || (is_opcode && !after_equals) || s.statements.is_empty() {
                         s.statements.push(Statement { words: index..index, result: None, opcode: None });
@@ -158,10 +161,11 @@ mod tests {
 
     #[test]
     fn statements_split_where_spirv_as_splits_them() {
-        let text = "; c\n%a = OpTypeInt 32 0 OpCapability Shader\n%b =\n OpConstant %a 7 %c = OpUndef %a";
+        let text =
+            "; c\n%a = OpTypeInt 32 0 OpCapability Shader\n%b =\n OpConstant %a 7 %c = OpUndef %a OpSource OpenCL_C 1";
         let s = Syntax::new(text);
         let ops: Vec<_> = (0..s.statements.len()).map(|k| s.opcode(text, k)).collect();
-        assert_eq!(ops, ["OpTypeInt", "OpCapability", "OpConstant", "OpUndef"]);
+        assert_eq!(ops, ["OpTypeInt", "OpCapability", "OpConstant", "OpUndef", "OpSource"]);
         assert_eq!(s.def("%b"), Some(2));
         assert_eq!(&text[s.span(2)], "%b =\n OpConstant %a 7");
         assert_eq!(s.comments.len(), 1);
