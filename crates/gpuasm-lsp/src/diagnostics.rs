@@ -63,7 +63,8 @@ pub fn compute(uri: &Uri, doc: &Document, settings: &Settings) -> Vec<Diagnostic
         let Version(_, newest) = TargetEnv::Universal(6).spirv_version();
         TargetEnv::Universal(minor.min(u32::from(newest)) as u8)
     });
-    let options = ValOptions::default().target_env(env).max_errors(0);
+    // Every error, up to a bound that keeps a broken large text responsive.
+    let options = ValOptions::default().target_env(env).max_errors(1000);
     let Err(errors) = validate::validate_module(&module, &options) else {
         return out;
     };

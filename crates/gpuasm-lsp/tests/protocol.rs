@@ -66,6 +66,28 @@ fn diagnostics_follow_the_edits() {
 }
 
 #[test]
+fn validator_errors_point_at_the_ids_they_name() {
+    // The store's two operands are defined elsewhere: the error names both.
+    let text = SHADER.replace("OpStore %out %one", "OpStore %out %uint_7").replace(
+        "        %one = OpConstant %float 1\n",
+        "        %one = OpConstant %float 1\n     %uint_7 = OpConstant %uint 7\n",
+    );
+    let text = text.replace("%sum = OpIAdd %uint %one %one", "%sum = OpFAdd %float %one %one");
+    let mut c = Client::start(Options::default(), json!(null));
+    let u = uri("file:///related.spvasm");
+    c.open(&u, &text);
+    let d = c.diagnostics(&u);
+    assert_eq!(d.len(), 1, "{d:?}");
+    // spirv-val's words for this module.
+    assert_eq!(d[0].message, "OpStore Pointer <id> '2[%2]'s type does not match Object <id> '8[%uint_7]'s type.");
+    assert_eq!(d[0].range.start.line, 17);
+    let related: Vec<_> =
+        d[0].related_information.iter().flatten().map(|r| (r.location.range.start.line, r.message.as_str())).collect();
+    assert_eq!(related, [(13, "%out is defined here"), (11, "%uint_7 is defined here")]);
+    c.stop();
+}
+
+#[test]
 fn the_target_environment_comes_from_the_options() {
     // Under Vulkan a Private variable of a GLCompute shader is fine, but
     // the add is still wrong, and OpExecutionMode LocalSize is fine:
