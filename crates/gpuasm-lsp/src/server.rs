@@ -39,7 +39,7 @@ pub fn capabilities() -> ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec!["%".into(), "=".into(), " ".into()]),
+            trigger_characters: Some(vec!["%".into(), "|".into()]),
             ..Default::default()
         }),
         document_symbol_provider: Some(OneOf::Left(true)),

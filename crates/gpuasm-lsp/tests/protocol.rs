@@ -98,6 +98,9 @@ fn the_target_environment_comes_from_the_options() {
     let mut plain = Client::start(Options::default(), json!(null));
     plain.open(&u, &text);
     let universal = plain.diagnostics(&u);
+    // A workspace setting changes the environment, and the diagnostics.
+    plain.notify("workspace/didChangeConfiguration", json!({"settings": {"gpuasm": {"targetEnv": "vulkan1.0"}}}));
+    let configured = plain.diagnostics(&u);
     plain.stop();
     let mut vulkan = Client::start(Options::default(), json!({"targetEnv": "vulkan1.0"}));
     vulkan.open(&u, &text);
@@ -105,6 +108,12 @@ fn the_target_environment_comes_from_the_options() {
     vulkan.stop();
     assert!(under_vulkan.iter().any(|d| d.message.contains("Vulkan")), "{under_vulkan:?}");
     assert!(!universal.iter().any(|d| d.message.contains("Vulkan")), "{universal:?}");
+    assert_eq!(configured, under_vulkan);
+    // `--target-env` does the same.
+    let mut cli = Client::start(Options { target_env: Some(gpuasm_spirv::TargetEnv::Vulkan(0)) }, json!(null));
+    cli.open(&u, &text);
+    assert_eq!(cli.diagnostics(&u), under_vulkan);
+    cli.stop();
 }
 
 #[test]
