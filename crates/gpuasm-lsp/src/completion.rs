@@ -1,6 +1,7 @@
 //! Completion: opcode names at the start of an instruction or after `=`;
 //! at an operand position, what the grammar allows there: enumerants (with
-//! masks), extended-instruction names after an `OpExtInst` set, and `%ids`
+//! masks), extended-instruction names after an `OpExtInst` set, the
+//! opcodes `OpSpecConstantOp` allows, and `%ids`
 //! of a fitting kind (types where a type goes, labels for branch targets,
 //! values elsewhere).
 
@@ -77,6 +78,14 @@ pub fn complete(doc: &Document, pos: Position) -> Option<CompletionResponse> {
                 for i in set.into_iter().flat_map(|s| s.instructions) {
                     if i.name.starts_with(prefix) {
                         items.push(item(i.name.to_string(), CompletionItemKind::FUNCTION, None));
+                    }
+                }
+            }
+            _ if slot.kind == OperandKind::LiteralSpecConstantOpInteger => {
+                // Written without their `Op`: `OpSpecConstantOp %int IAdd ...`.
+                for name in grammar::SPEC_CONSTANT_OP_OPCODES.iter().map(|n| &n[2..]) {
+                    if name.starts_with(prefix) {
+                        items.push(item(name.to_string(), CompletionItemKind::KEYWORD, None));
                     }
                 }
             }
@@ -157,6 +166,7 @@ mod tests {
         assert_eq!(labels("%f = OpTypeFloat 32\n%l = OpLabel\nOpBranch %"), ["%l"]);
         let ext = "%g = OpExtInstImport \"GLSL.std.450\"\n%r = OpExtInst %f %g Sq";
         assert_eq!(labels(ext), ["Sqrt"]);
+        assert_eq!(labels("%x = OpSpecConstantOp %int IA"), ["IAdd"]);
         assert!(labels("OpLoopMerge %a %b Unroll|Dont").contains(&"Unroll|DontUnroll".to_string()));
     }
 }
