@@ -1,5 +1,5 @@
 //! Where `%ids` are defined and used: go to definition, find references,
-//! document highlights and rename. Read from the document's [`Syntax`], so
+//! document highlights and rename. Read from the document's [`Syntax`](crate::syntax::Syntax), so
 //! they work while the text has errors; an id is its name in the text.
 
 use crate::document::Document;
