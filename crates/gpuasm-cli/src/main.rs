@@ -7,6 +7,7 @@ mod alloc;
 mod asm;
 mod dis;
 mod lesspipe;
+mod lsp;
 mod mali;
 mod report;
 mod val;
@@ -41,6 +42,8 @@ enum Command {
     /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
     #[command(name = "mali-pp", subcommand)]
     MaliPp(mali::MaliCommand),
+    /// Language server for SPIR-V assembly, over stdin and stdout.
+    Lsp(lsp::LspArgs),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
         Command::MaliPp(cmd) => mali::run(cmd),
         Command::Val(args) => val::run(args),
         Command::Lesspipe(args) => lesspipe::run(args),
+        Command::Lsp(args) => lsp::run(args),
     };
     match result {
         Ok(code) => code,
