@@ -55,6 +55,16 @@ pub struct DisArgs {
     /// spirv-dis prints as numbers (NonSemantic.DebugPrintf, DebugBreak, VkspReflection).
     #[arg(long)]
     all_ext_inst_names: bool,
+    /// Reject instructions the grammar cannot decode (unknown opcodes,
+    /// enumerants, extended instructions), as spirv-dis does by default; by
+    /// default they are printed as `OpUnknown(opcode, word count)` and their
+    /// words, which `gpuasm as` reads back, with a warning.
+    #[arg(long, conflicts_with = "handle_unknown_opcodes")]
+    reject_unknown: bool,
+    /// Print undecodable instructions as `OpUnknown` without a warning
+    /// (newer spirv-dis's flag for that output).
+    #[arg(long)]
+    handle_unknown_opcodes: bool,
 }
 
 pub fn run(args: DisArgs) -> Result<ExitCode> {
@@ -91,7 +101,8 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         .reorder_blocks(args.reorder_blocks)
         .color(color)
         .check_bound(args.check_bound)
-        .all_ext_inst_names(args.all_ext_inst_names);
+        .all_ext_inst_names(args.all_ext_inst_names)
+        .handle_unknown_opcodes(!args.reject_unknown);
     let result = match &output {
         Output::Stdout => {
             let stdout = std::io::stdout();
@@ -135,6 +146,21 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
                     "gpuasm: warning: {name}: id {id} is not less than the bound {bound} (at word {word}): \
                      the module is invalid; --check-bound rejects it"
                 );
+            }
+            if let Some(version) = listed.unsupported_version {
+                messageln!(
+                    "gpuasm: warning: {name}: version word 0x{version:08x} is not SPIR-V 1.0 to 1.6 \
+                     (spirv-dis rejects it); printed anyway"
+                );
+            }
+            if let (count, Some((why, word))) = &listed.undecoded {
+                if !args.handle_unknown_opcodes {
+                    let s = if *count == 1 { "" } else { "s" };
+                    messageln!(
+                        "gpuasm: warning: {name}: {count} instruction{s} printed as OpUnknown, the first at word \
+                         {word}: {why}; spirv-dis rejects the module (so does --reject-unknown)"
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

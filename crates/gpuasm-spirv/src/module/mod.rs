@@ -435,6 +435,7 @@ impl<'w> Module<'w> {
             result_id: inst.result_id,
             ext_set: inst.ext_set,
             operands: self.operands(i),
+            raw: false,
         }
     }
 
