@@ -322,6 +322,9 @@ pub struct InstructionParser<'w> {
     unknown_imports: Vec<(u32, String)>,
     raw_count: usize,
     first_raw: Option<(K, usize)>,
+    /// Why the instruction being read, once read to its end, is to be
+    /// returned raw.
+    pending_raw: Option<Raw>,
 }
 
 impl<'w> InstructionParser<'w> {
@@ -349,6 +352,7 @@ impl<'w> InstructionParser<'w> {
             unknown_imports: Vec::new(),
             raw_count: 0,
             first_raw: None,
+            pending_raw: None,
         })
     }
 
@@ -538,24 +542,26 @@ impl<'w> InstructionParser<'w> {
         let info = fast.info;
         let inst = &words[start..start + wc];
 
-        let mut st = State { w: 1, result_type: 0, result_id: 0, ext_set: None, raw: None };
+        let mut st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
         // The static layouts were tried (see `parse_static`); what is left
         // needs the general path, after two shortcuts for frequent cases.
         let general_only = self.options.general_only;
         if general_only || !self.parse_common_variable(opcode, inst, &mut st) {
-            st = State { w: 1, result_type: 0, result_id: 0, ext_set: None, raw: None };
+            st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
             self.operands.clear();
-            let parsed = match general_only {
-                true => Ok(0),
-                false => self.parse_fast(info, inst, start, &mut st),
-            }
-            .and_then(|n| self.parse_general(info, n, inst, start, &mut st));
-            if let Err(e) = parsed {
+            let n = match general_only {
+                true => 0,
+                false => match self.parse_fast(info, inst, start, &mut st) {
+                    Ok(n) => n,
+                    Err(e) => return self.raw_or(e, info, (st.result_type, st.result_id)),
+                },
+            };
+            if let Err(e) = self.parse_general(info, n, inst, start, &mut st) {
                 // The result id read before the error stays the instruction's, as in spirv-dis.
                 return self.raw_or(e, info, (st.result_type, st.result_id));
             }
         }
-        let raw = st.raw.take().is_some_and(|e| self.raw_or(e, info, (0, 0)).is_ok());
+        let raw = self.pending_raw.is_some() && self.take_pending_raw(info);
 
         if st.result_id != 0 {
             let is_type = fast.is_type;
@@ -582,6 +588,26 @@ impl<'w> InstructionParser<'w> {
         Ok((info, st.result_type, st.result_id, st.ext_set, raw))
     }
 
+    /// Returns the instruction just read raw, as [`Self::pending_raw`] says.
+    #[cold]
+    fn take_pending_raw(&mut self, info: &'static InstructionInfo) -> bool {
+        let Some(why) = self.pending_raw.take() else { return false };
+        let e = self.raw_error(why);
+        self.raw_or(e, info, (0, 0)).is_ok()
+    }
+
+    /// The error an instruction read raw for `why` is without the option.
+    #[cold]
+    fn raw_error(&self, why: Raw) -> BinaryError {
+        match why {
+            Raw::ExtInst { set, number, at } => BinaryError::new(K::UnknownExtInst { set, number }, at),
+            Raw::Import { id, at } => {
+                let name = self.unknown_imports.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
+                BinaryError::new(K::UnknownImport { name: name.unwrap_or_default() }, at)
+            }
+        }
+    }
+
     /// With [`ParserOptions::raw_unknown`], an instruction that failed with
     /// `e` for want of grammar (as spirv-dis `--handle-unknown-opcodes`
     /// decides) is returned raw; any other error stands.
@@ -605,6 +631,7 @@ impl<'w> InstructionParser<'w> {
             return Err(e);
         }
         self.operands.clear();
+        self.pending_raw = None;
         self.raw_count += 1;
         self.first_raw.get_or_insert_with(|| (e.kind().clone(), e.word_offset()));
         Ok((info, result_type, result_id, None, true))
@@ -843,8 +870,7 @@ impl<'w> InstructionParser<'w> {
                         Some(set) => st.ext_set = Some(set),
                         // Its import named a set we do not know (see `raw_unknown`).
                         None if self.unknown_imports.iter().any(|(id, _)| *id == word) => {
-                            let name = self.unknown_imports.iter().find(|(id, _)| *id == word).map(|(_, n)| n.clone());
-                            st.raw = Some(BinaryError::new(K::UnknownImport { name: name.unwrap_or_default() }, at));
+                            self.pending_raw = Some(Raw::Import { id: word, at });
                         }
                         None => return Err(BinaryError::new(K::NotAnImport { id: word }, at)),
                     }
@@ -897,8 +923,8 @@ impl<'w> InstructionParser<'w> {
                             // (spirv-as would not read the import back).
                             None if self.options.raw_unknown => {
                                 let name = String::from_utf8_lossy(bytes).into_owned();
-                                self.unknown_imports.push((st.result_id, name.clone()));
-                                st.raw = Some(BinaryError::new(K::UnknownImport { name }, at));
+                                self.unknown_imports.push((st.result_id, name));
+                                self.pending_raw = Some(Raw::Import { id: st.result_id, at });
                             }
                             None => {
                                 let name = String::from_utf8_lossy(bytes).into_owned();
@@ -931,12 +957,12 @@ impl<'w> InstructionParser<'w> {
                             None if set.non_semantic && keep_ids => {}
                             None if set.non_semantic => self.push_variadic_ids(),
                             None => {
-                                let e = BinaryError::new(K::UnknownExtInst { set: set.import_name, number: word }, at);
                                 if !self.options.raw_unknown {
-                                    return Err(e);
+                                    let kind = K::UnknownExtInst { set: set.import_name, number: word };
+                                    return Err(BinaryError::new(kind, at));
                                 }
                                 // spirv-dis reads the rest as ids, then prints it all raw.
-                                st.raw = Some(e);
+                                self.pending_raw = Some(Raw::ExtInst { set: set.import_name, number: word, at });
                                 if !keep_ids {
                                     self.push_variadic_ids();
                                 }
@@ -944,8 +970,8 @@ impl<'w> InstructionParser<'w> {
                         },
                         Some(ExtSet::UnknownNonSemantic) if keep_ids => {}
                         Some(ExtSet::UnknownNonSemantic) => self.push_variadic_ids(),
-                        None if st.raw.is_some() && keep_ids => {}
-                        None if st.raw.is_some() => self.push_variadic_ids(),
+                        None if self.pending_raw.is_some() && keep_ids => {}
+                        None if self.pending_raw.is_some() => self.push_variadic_ids(),
                         None => return Err(BinaryError::new(K::NotAnImport { id: 0 }, at)),
                     }
                 }
@@ -1082,14 +1108,21 @@ impl<'w> InstructionParser<'w> {
     }
 }
 
+/// Why an instruction read to its end is to be returned raw (see
+/// [`ParserOptions::raw_unknown`]).
+#[derive(Copy, Clone)]
+enum Raw {
+    /// An instruction number its semantic set does not have.
+    ExtInst { set: &'static str, number: u32, at: usize },
+    /// An import of an unknown set, or an instruction of one (`id` is the import).
+    Import { id: u32, at: usize },
+}
+
 struct State {
     w: usize,
     result_type: u32,
     result_id: u32,
     ext_set: Option<ExtSet>,
-    /// With [`ParserOptions::raw_unknown`]: why the instruction, read to
-    /// its end, is to be returned raw.
-    raw: Option<BinaryError>,
 }
 
 /// Static layouts cover at most this many operands (one bit each in the
