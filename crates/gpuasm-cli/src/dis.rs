@@ -60,6 +60,16 @@ pub struct DisArgs {
     /// How errors and warnings are printed: `human`, or `json`: one object a line (docs/error-format-json.md)
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "human")]
     error_format: ErrorFormat,
+    /// Reject instructions the grammar cannot decode (unknown opcodes,
+    /// enumerants, extended instructions), as spirv-dis does by default; by
+    /// default they are printed as `OpUnknown(opcode, word count)` and their
+    /// words, which `gpuasm as` reads back, with a warning.
+    #[arg(long, conflicts_with = "handle_unknown_opcodes")]
+    reject_unknown: bool,
+    /// Print undecodable instructions as `OpUnknown` without a warning
+    /// (newer spirv-dis's flag for that output).
+    #[arg(long)]
+    handle_unknown_opcodes: bool,
 }
 
 pub fn run(args: DisArgs) -> Result<ExitCode> {
@@ -97,7 +107,8 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         .reorder_blocks(args.reorder_blocks)
         .color(color)
         .check_bound(args.check_bound)
-        .all_ext_inst_names(args.all_ext_inst_names);
+        .all_ext_inst_names(args.all_ext_inst_names)
+        .handle_unknown_opcodes(!args.reject_unknown);
     let result = match &output {
         Output::Stdout => {
             let stdout = std::io::stdout();
@@ -142,6 +153,21 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
                      the module is invalid; --check-bound rejects it"
                 );
                 report::plain(Severity::Warning, &name, "IdPastBound", &message, Some(word));
+            }
+            if let Some(version) = listed.unsupported_version {
+                let message =
+                    format!("version word 0x{version:08x} is not SPIR-V 1.0 to 1.6 (spirv-dis rejects it); printed anyway");
+                report::plain(Severity::Warning, &name, "UnsupportedVersion", &message, Some(0));
+            }
+            if let (count, Some((why, word))) = &listed.undecoded {
+                if !args.handle_unknown_opcodes {
+                    let s = if *count == 1 { "" } else { "s" };
+                    let message = format!(
+                        "{count} instruction{s} printed as OpUnknown, the first at word {word}: {why}; \
+                         spirv-dis rejects the module (so does --reject-unknown)"
+                    );
+                    report::plain(Severity::Warning, &name, "Undecoded", &message, Some(*word));
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -33,7 +33,9 @@ mod words;
 pub use error::{BinaryError, BinaryErrorKind};
 pub(crate) use idmap::IdMap;
 pub(crate) use parser::{literal_string_bytes, static_layouts, StoredInstruction};
-pub use parser::{ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand, ParserOptions};
+pub use parser::{
+    ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand, ParserOptions, UNKNOWN_INSTRUCTION,
+};
 pub use words::{
     looks_like_hex_text, words_as_le_bytes, words_from_bytes, words_from_hex_text, words_of_bytes, Endian,
 };

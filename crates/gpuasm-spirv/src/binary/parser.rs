@@ -28,6 +28,12 @@ pub struct ParserOptions {
     /// Treat the extended sets SPIRV-Tools 2025.5 has no grammar for as
     /// unknown `NonSemantic.*` sets, as spirv-dis and spirv-as do.
     pub spirv_tools_ext_sets: bool,
+    /// Return an instruction spirv-dis cannot decode (an unknown opcode,
+    /// enumerant or mask bit, an unknown instruction of a semantic extended
+    /// set or of a set whose import name is unknown) undecoded, with
+    /// [`Instruction::raw`] set, instead of failing: what `spirv-dis
+    /// --handle-unknown-opcodes` prints as `OpUnknown`.
+    pub raw_unknown: bool,
     /// Decode every instruction the general, grammar-stack way, skipping the
     /// precomputed shortcuts (set only through the `test-switches` feature).
     pub(crate) general_only: bool,
@@ -35,7 +41,7 @@ pub struct ParserOptions {
 
 impl Default for ParserOptions {
     fn default() -> Self {
-        ParserOptions { check_bound: true, spirv_tools_ext_sets: true, general_only: false }
+        ParserOptions { check_bound: true, spirv_tools_ext_sets: true, raw_unknown: false, general_only: false }
     }
 }
 
@@ -43,6 +49,12 @@ impl ParserOptions {
     /// Sets [`ParserOptions::check_bound`].
     pub fn check_bound(mut self, check_bound: bool) -> Self {
         self.check_bound = check_bound;
+        self
+    }
+
+    /// Sets [`ParserOptions::raw_unknown`].
+    pub fn raw_unknown(mut self, raw_unknown: bool) -> Self {
+        self.raw_unknown = raw_unknown;
         self
     }
 
@@ -148,6 +160,8 @@ pub struct StoredInstruction {
     pub ext_set: Option<ExtSet>,
     /// Where the operands are in the keeper's list.
     pub operands: std::ops::Range<usize>,
+    /// See [`Instruction::raw`].
+    pub raw: bool,
 }
 
 impl StoredInstruction {
@@ -161,21 +175,24 @@ impl StoredInstruction {
             result_id: inst.result_id,
             ext_set: inst.ext_set,
             operands,
+            raw: inst.raw,
         }
     }
 
     /// The reader's view again, over the module words and the keeper's operands.
     #[inline]
     pub fn view<'a>(&self, words: &'a [u32], operands: &'a [ParsedOperand]) -> Instruction<'a> {
+        let words = &words[self.offset..self.offset + self.word_count];
         Instruction {
-            words: &words[self.offset..self.offset + self.word_count],
+            words,
             offset: self.offset,
-            opcode: self.info.opcode,
+            opcode: words[0] as u16,
             info: self.info,
             result_type: self.result_type,
             result_id: self.result_id,
             ext_set: self.ext_set,
             operands: &operands[self.operands.clone()],
+            raw: self.raw,
         }
     }
 }
@@ -200,7 +217,33 @@ pub struct Instruction<'a> {
     pub ext_set: Option<ExtSet>,
     /// Every operand in order, the result type and result id included.
     pub operands: &'a [ParsedOperand],
+    /// Only with [`ParserOptions::raw_unknown`]: the instruction could not
+    /// be decoded (see [`InstructionParser::undecoded`] for why). Its
+    /// operands are not to be read as the grammar's; an unknown opcode's
+    /// [`Instruction::info`] is [`UNKNOWN_INSTRUCTION`].
+    pub raw: bool,
 }
+
+/// The grammar entry of an instruction whose opcode is unknown, read with
+/// [`ParserOptions::raw_unknown`]: no operands, no class.
+pub static UNKNOWN_INSTRUCTION: InstructionInfo = InstructionInfo {
+    name: "OpUnknown",
+    opcode: u16::MAX,
+    class: "",
+    operands: &[],
+    capabilities: &[],
+    extensions: &[],
+    version: None,
+    last_version: None,
+    aliases: &[],
+    provisional: false,
+    has_result_type: false,
+    has_result: false,
+    declares_type: false,
+    fast_prefix: 0,
+    fast_tail: false,
+    string_tail: false,
+};
 
 impl<'a> Instruction<'a> {
     /// The first word of operand `i`.
@@ -273,6 +316,15 @@ pub struct InstructionParser<'w> {
     /// Type id → the number kind it declares.
     number_types: IdMap<NumberKind>,
     imports: IdMap<ExtSet>,
+    /// With [`ParserOptions::raw_unknown`]: imports of sets we do not know
+    /// (their `OpExtInst`s are read raw), how many instructions were read
+    /// raw, and why the first one was.
+    unknown_imports: Vec<(u32, String)>,
+    raw_count: usize,
+    first_raw: Option<(K, usize)>,
+    /// Why the instruction being read, once read to its end, is to be
+    /// returned raw.
+    pending_raw: Option<Raw>,
 }
 
 impl<'w> InstructionParser<'w> {
@@ -297,6 +349,10 @@ impl<'w> InstructionParser<'w> {
             id_types: IdTypes::with_cap(cap),
             number_types: IdMap::with_cap(cap),
             imports: IdMap::with_cap(cap),
+            unknown_imports: Vec::new(),
+            raw_count: 0,
+            first_raw: None,
+            pending_raw: None,
         })
     }
 
@@ -309,6 +365,13 @@ impl<'w> InstructionParser<'w> {
     /// is at or above the header's bound, and the word it is at.
     pub fn first_id_past_bound(&self) -> Option<(u32, usize)> {
         self.past_bound
+    }
+
+    /// With [`ParserOptions::raw_unknown`]: how many instructions were read
+    /// raw so far, and what stopped the first one from being decoded (the
+    /// error it would have been without the option) and the word it is at.
+    pub fn undecoded(&self) -> (usize, Option<&(K, usize)>) {
+        (self.raw_count, self.first_raw.as_ref())
     }
 
     /// Word offset of the next instruction.
@@ -421,24 +484,27 @@ impl<'w> InstructionParser<'w> {
             result_id,
             ext_set: None,
             operands: layout,
+            raw: false,
         })
     }
 
     #[inline(never)]
     fn next_general(&mut self, start: usize) -> Option<Result<Instruction<'_>, BinaryError>> {
         match self.parse_one(start) {
-            Ok((info, result_type, result_id, ext_set)) => {
+            Ok((info, result_type, result_id, ext_set, raw)) => {
                 let wc = (self.words[start] >> 16) as usize;
                 self.pos = start + wc;
+                let words = &self.words[start..start + wc];
                 Some(Ok(Instruction {
-                    words: &self.words[start..start + wc],
+                    words,
                     offset: start,
-                    opcode: info.opcode,
+                    opcode: words[0] as u16,
                     info,
                     result_type,
                     result_id,
                     ext_set,
-                    operands: self.current.unwrap_or(&self.operands),
+                    operands: if raw { &[] } else { self.current.unwrap_or(&self.operands) },
+                    raw,
                 }))
             }
             Err(e) => {
@@ -449,7 +515,10 @@ impl<'w> InstructionParser<'w> {
     }
 
     #[allow(clippy::type_complexity)]
-    fn parse_one(&mut self, start: usize) -> Result<(&'static InstructionInfo, u32, u32, Option<ExtSet>), BinaryError> {
+    fn parse_one(
+        &mut self,
+        start: usize,
+    ) -> Result<(&'static InstructionInfo, u32, u32, Option<ExtSet>, bool), BinaryError> {
         let words = self.words;
         let first = words[start];
         let wc = (first >> 16) as usize;
@@ -463,8 +532,12 @@ impl<'w> InstructionParser<'w> {
                 start,
             ));
         }
-        let index =
-            grammar::instruction_index(opcode).ok_or_else(|| BinaryError::new(K::UnknownOpcode { opcode }, start))?;
+        self.current = None;
+        self.operands.clear();
+        let Some(index) = grammar::instruction_index(opcode) else {
+            let e = BinaryError::new(K::UnknownOpcode { opcode }, start);
+            return self.raw_or(e, &UNKNOWN_INSTRUCTION, (0, 0));
+        };
         let fast = &self.layouts[index];
         let info = fast.info;
         let inst = &words[start..start + wc];
@@ -472,15 +545,23 @@ impl<'w> InstructionParser<'w> {
         let mut st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
         // The static layouts were tried (see `parse_static`); what is left
         // needs the general path, after two shortcuts for frequent cases.
-        self.current = None;
-        self.operands.clear();
         let general_only = self.options.general_only;
         if general_only || !self.parse_common_variable(opcode, inst, &mut st) {
             st = State { w: 1, result_type: 0, result_id: 0, ext_set: None };
             self.operands.clear();
-            let n = if general_only { 0 } else { self.parse_fast(info, inst, start, &mut st)? };
-            self.parse_general(info, n, inst, start, &mut st)?;
+            let n = match general_only {
+                true => 0,
+                false => match self.parse_fast(info, inst, start, &mut st) {
+                    Ok(n) => n,
+                    Err(e) => return self.raw_or(e, info, (st.result_type, st.result_id)),
+                },
+            };
+            if let Err(e) = self.parse_general(info, n, inst, start, &mut st) {
+                // The result id read before the error stays the instruction's, as in spirv-dis.
+                return self.raw_or(e, info, (st.result_type, st.result_id));
+            }
         }
+        let raw = self.pending_raw.is_some() && self.take_pending_raw(info);
 
         if st.result_id != 0 {
             let is_type = fast.is_type;
@@ -504,7 +585,56 @@ impl<'w> InstructionParser<'w> {
                 self.number_types.insert(st.result_id, kind);
             }
         }
-        Ok((info, st.result_type, st.result_id, st.ext_set))
+        Ok((info, st.result_type, st.result_id, st.ext_set, raw))
+    }
+
+    /// Returns the instruction just read raw, as [`Self::pending_raw`] says.
+    #[cold]
+    fn take_pending_raw(&mut self, info: &'static InstructionInfo) -> bool {
+        let Some(why) = self.pending_raw.take() else { return false };
+        let e = self.raw_error(why);
+        self.raw_or(e, info, (0, 0)).is_ok()
+    }
+
+    /// The error an instruction read raw for `why` is without the option.
+    #[cold]
+    fn raw_error(&self, why: Raw) -> BinaryError {
+        match why {
+            Raw::ExtInst { set, number, at } => BinaryError::new(K::UnknownExtInst { set, number }, at),
+            Raw::Import { id, at } => {
+                let name = self.unknown_imports.iter().find(|(i, _)| *i == id).map(|(_, n)| n.clone());
+                BinaryError::new(K::UnknownImport { name: name.unwrap_or_default() }, at)
+            }
+        }
+    }
+
+    /// With [`ParserOptions::raw_unknown`], an instruction that failed with
+    /// `e` for want of grammar (as spirv-dis `--handle-unknown-opcodes`
+    /// decides) is returned raw; any other error stands.
+    #[cold]
+    #[allow(clippy::type_complexity)]
+    fn raw_or(
+        &mut self,
+        e: BinaryError,
+        info: &'static InstructionInfo,
+        (result_type, result_id): (u32, u32),
+    ) -> Result<(&'static InstructionInfo, u32, u32, Option<ExtSet>, bool), BinaryError> {
+        let undecodable = matches!(
+            e.kind(),
+            K::UnknownOpcode { .. }
+                | K::UnknownEnumerant { .. }
+                | K::UnknownMaskBits { .. }
+                | K::UnknownExtInst { .. }
+                | K::UnknownImport { .. }
+        );
+        if !self.options.raw_unknown || !undecodable {
+            return Err(e);
+        }
+        self.operands.clear();
+        self.pending_raw = None;
+        self.raw_count += 1;
+        self.first_raw.get_or_insert_with(|| (e.kind().clone(), e.word_offset()));
+        Ok((info, result_type, result_id, None, true))
     }
 
     /// The two frequent instructions whose layout depends on earlier ones:
@@ -736,9 +866,14 @@ impl<'w> InstructionParser<'w> {
                     return Err(BinaryError::new(K::ZeroId { what: "id operand" }, at));
                 }
                 if st.w == 3 && (info.opcode == op::OpExtInst || info.opcode == op::OpExtInstWithForwardRefsKHR) {
-                    let set =
-                        self.imports.get(word).ok_or_else(|| BinaryError::new(K::NotAnImport { id: word }, at))?;
-                    st.ext_set = Some(set);
+                    match self.imports.get(word) {
+                        Some(set) => st.ext_set = Some(set),
+                        // Its import named a set we do not know (see `raw_unknown`).
+                        None if self.unknown_imports.iter().any(|(id, _)| *id == word) => {
+                            self.pending_raw = Some(Raw::Import { id: word, at });
+                        }
+                        None => return Err(BinaryError::new(K::NotAnImport { id: word }, at)),
+                    }
                 }
             }
         }
@@ -776,18 +911,26 @@ impl<'w> InstructionParser<'w> {
                     }
                     num_words = bytes.len() / 4 + 1;
                     if info.opcode == op::OpExtInstImport && st.result_id != 0 {
-                        let set = match std::str::from_utf8(bytes).ok().and_then(grammar::ext_inst_set) {
-                            Some(s) if s.known_to_spirv_tools || !self.options.spirv_tools_ext_sets => ExtSet::Known(s),
-                            Some(_) => ExtSet::UnknownNonSemantic,
-                            None if bytes.starts_with(b"NonSemantic.") => ExtSet::UnknownNonSemantic,
-                            None => {
-                                return Err(BinaryError::new(
-                                    K::UnknownImport { name: String::from_utf8_lossy(bytes).into_owned() },
-                                    at,
-                                ))
+                        match std::str::from_utf8(bytes).ok().and_then(grammar::ext_inst_set) {
+                            Some(s) if s.known_to_spirv_tools || !self.options.spirv_tools_ext_sets => {
+                                self.imports.insert(st.result_id, ExtSet::Known(s))
                             }
-                        };
-                        self.imports.insert(st.result_id, set);
+                            Some(_) => self.imports.insert(st.result_id, ExtSet::UnknownNonSemantic),
+                            None if bytes.starts_with(b"NonSemantic.") => {
+                                self.imports.insert(st.result_id, ExtSet::UnknownNonSemantic)
+                            }
+                            // The import and each instruction of the set are raw
+                            // (spirv-as would not read the import back).
+                            None if self.options.raw_unknown => {
+                                let name = String::from_utf8_lossy(bytes).into_owned();
+                                self.unknown_imports.push((st.result_id, name));
+                                self.pending_raw = Some(Raw::Import { id: st.result_id, at });
+                            }
+                            None => {
+                                let name = String::from_utf8_lossy(bytes).into_owned();
+                                return Err(BinaryError::new(K::UnknownImport { name }, at));
+                            }
+                        }
                     }
                 }
                 OperandKind::LiteralFloat => number = NumberKind::Float(FloatFormat { width: 32, encoding: None }),
@@ -814,14 +957,21 @@ impl<'w> InstructionParser<'w> {
                             None if set.non_semantic && keep_ids => {}
                             None if set.non_semantic => self.push_variadic_ids(),
                             None => {
-                                return Err(BinaryError::new(
-                                    K::UnknownExtInst { set: set.import_name, number: word },
-                                    at,
-                                ))
+                                if !self.options.raw_unknown {
+                                    let kind = K::UnknownExtInst { set: set.import_name, number: word };
+                                    return Err(BinaryError::new(kind, at));
+                                }
+                                // spirv-dis reads the rest as ids, then prints it all raw.
+                                self.pending_raw = Some(Raw::ExtInst { set: set.import_name, number: word, at });
+                                if !keep_ids {
+                                    self.push_variadic_ids();
+                                }
                             }
                         },
                         Some(ExtSet::UnknownNonSemantic) if keep_ids => {}
                         Some(ExtSet::UnknownNonSemantic) => self.push_variadic_ids(),
+                        None if self.pending_raw.is_some() && keep_ids => {}
+                        None if self.pending_raw.is_some() => self.push_variadic_ids(),
                         None => return Err(BinaryError::new(K::NotAnImport { id: 0 }, at)),
                     }
                 }
@@ -956,6 +1106,16 @@ impl<'w> InstructionParser<'w> {
             _ => Err(err("is not a scalar integer")),
         }
     }
+}
+
+/// Why an instruction read to its end is to be returned raw (see
+/// [`ParserOptions::raw_unknown`]).
+#[derive(Copy, Clone)]
+enum Raw {
+    /// An instruction number its semantic set does not have.
+    ExtInst { set: &'static str, number: u32, at: usize },
+    /// An import of an unknown set, or an instruction of one (`id` is the import).
+    Import { id: u32, at: usize },
 }
 
 struct State {

@@ -23,7 +23,9 @@
 mod cfg;
 mod split;
 
-use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
+use crate::binary::{
+    BinaryError, BinaryErrorKind, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions,
+};
 use crate::grammar::{self, op, Category, OperandKind};
 use crate::module::names::IdNames;
 use crate::number;
@@ -65,6 +67,12 @@ pub struct DisOptions {
     /// Name instructions of every vendored extended set, including those
     /// spirv-dis 2025.5 prints as numbers (`NonSemantic.DebugPrintf`, ...).
     pub all_ext_inst_names: bool,
+    /// Print an instruction the grammar cannot decode (unknown opcode,
+    /// enumerant or mask bit, unknown instruction of a semantic or unknown
+    /// extended set) as `OpUnknown(opcode, word count)` and its words, as
+    /// newer spirv-dis does with `--handle-unknown-opcodes`, instead of
+    /// failing as spirv-dis 2025.5 does. See [`Listed::undecoded`].
+    pub handle_unknown_opcodes: bool,
 }
 
 impl DisOptions {
@@ -122,6 +130,12 @@ impl DisOptions {
         self
     }
 
+    /// Sets the `handle_unknown_opcodes` field.
+    pub fn handle_unknown_opcodes(mut self, handle_unknown_opcodes: bool) -> Self {
+        self.handle_unknown_opcodes = handle_unknown_opcodes;
+        self
+    }
+
     /// Sets the `all_ext_inst_names` field.
     pub fn all_ext_inst_names(mut self, all_ext_inst_names: bool) -> Self {
         self.all_ext_inst_names = all_ext_inst_names;
@@ -142,6 +156,7 @@ impl Default for DisOptions {
             color: false,
             check_bound: false,
             all_ext_inst_names: false,
+            handle_unknown_opcodes: false,
         }
     }
 }
@@ -176,6 +191,27 @@ pub struct Listed {
     /// header's bound (printed, as spirv-dis does, though the module is
     /// invalid) and the word it is at.
     pub first_id_past_bound: Option<(u32, usize)>,
+    /// With [`DisOptions::handle_unknown_opcodes`]: how many instructions
+    /// were printed as `OpUnknown`, and for the first one, the error
+    /// spirv-dis 2025.5 stops with there and its word offset.
+    pub undecoded: (usize, Option<(BinaryErrorKind, usize)>),
+    /// The header's version word when spirv-dis refuses it (not 1.0 to
+    /// 1.6, or its low or high byte set); the module is printed anyway.
+    pub unsupported_version: Option<u32>,
+}
+
+impl Listed {
+    /// What `parser` noticed in the instructions it read.
+    fn noticed(parser: &InstructionParser<'_>) -> Listed {
+        let (count, first) = parser.undecoded();
+        let version = parser.header().version;
+        let supported = version & 0xff00_00ff == 0 && (0x0001_0000..=0x0001_0600).contains(&version);
+        Listed {
+            first_id_past_bound: parser.first_id_past_bound(),
+            undecoded: (count, first.cloned()),
+            unsupported_version: (!supported).then_some(version),
+        }
+    }
 }
 
 /// Disassembles into a writer. On a parse error, the text of every
@@ -207,6 +243,7 @@ fn run<'a>(
     let parser_options = ParserOptions {
         check_bound: options.check_bound,
         spirv_tools_ext_sets: !options.all_ext_inst_names,
+        raw_unknown: options.handle_unknown_opcodes,
         ..ParserOptions::default()
     };
     if split::applies(words, options) {
@@ -261,7 +298,7 @@ fn run_serial<'a>(
     *out = std::mem::take(&mut p.out);
     flushed?;
     result?;
-    Ok(Listed { first_id_past_bound: parser.first_id_past_bound() })
+    Ok(Listed::noticed(&parser))
 }
 
 const RESET: &[u8] = b"\x1b[0m";
@@ -397,6 +434,9 @@ impl<'a, 'n> Printer<'a, 'n> {
     /// Prints one instruction. `block_level` is the nesting level when the
     /// instruction is printed as part of a buffered function.
     pub(crate) fn instruction(&mut self, inst: &Instruction<'_>, block_level: Option<u32>) {
+        if inst.raw {
+            return self.raw_instruction(inst);
+        }
         let color = self.opts.color;
         if self.opts.nested_indent && inst.opcode == op::OpLabel {
             self.out.push(b'\n');
@@ -480,6 +520,27 @@ impl<'a, 'n> Printer<'a, 'n> {
         line.push(b'\n');
         self.out = line;
         self.comments = comments;
+    }
+
+    /// An instruction the grammar cannot decode, as spirv-dis
+    /// `--handle-unknown-opcodes` prints it: the standard indentation
+    /// whatever the layout, every word in decimal, no colour, and a note in
+    /// place of any other comment. `gpuasm as` and spirv-as read it back.
+    #[cold]
+    fn raw_instruction(&mut self, inst: &Instruction<'_>) {
+        let o = &mut self.out;
+        push_spaces(o, self.indent);
+        o.extend_from_slice(b"OpUnknown(");
+        number::write_uint(o, inst.opcode as u64);
+        o.extend_from_slice(b", ");
+        number::write_uint(o, inst.words.len() as u64);
+        o.push(b')');
+        for &w in &inst.words[1..] {
+            o.push(b' ');
+            number::write_uint(o, w as u64);
+        }
+        o.extend_from_slice(b"  ; note: ID bound may be incorrect after reassembly\n");
+        self.last_comment_align = 0;
     }
 
     /// `--comment`: remembers `OpDecorate %id <rest>` to show on `%id`'s line.

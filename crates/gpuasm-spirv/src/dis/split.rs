@@ -67,10 +67,10 @@ pub(super) fn cut_target(len: usize, options: &DisOptions) -> usize {
     }
 }
 
-/// The second part: its text, how its walk ended, the first id past the
-/// bound in the whole module. `None` when the walk to the cut failed (the
-/// first part then fails at the same place).
-type SecondPart = Option<(Vec<u8>, Result<(), BinaryError>, Option<(u32, usize)>)>;
+/// The second part: its text, how its walk ended, and what was noticed in
+/// the whole module (its walk starts at the top). `None` when the walk to
+/// the cut failed (the first part then fails at the same place).
+type SecondPart = Option<(Vec<u8>, Result<(), BinaryError>, Listed)>;
 
 pub(super) fn run<'a>(
     words: &[u32],
@@ -117,7 +117,7 @@ pub(super) fn run<'a>(
                     Some(Ok(inst)) => p.instruction(&inst, None),
                 }
             };
-            Some((p.out, result, parser.first_id_past_bound()))
+            Some((p.out, result, Listed::noticed(&parser)))
         });
 
         let names = if options.friendly_names {
@@ -137,7 +137,7 @@ pub(super) fn run<'a>(
             (Err(e), _) => Err(e),
             (Ok(_), Err(e)) => Err(e.into()),
             (Ok(()), Ok(())) => {
-                let Some((text, result, past_bound)) = second.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+                let Some((text, result, noticed)) = second.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
                 else {
                     unreachable!("the walk to the cut failed where the first part did not");
                 };
@@ -148,10 +148,7 @@ pub(super) fn run<'a>(
                         Ok(())
                     }
                 };
-                written
-                    .map_err(DisError::from)
-                    .and(result.map_err(DisError::from))
-                    .map(|()| Listed { first_id_past_bound: past_bound })
+                written.map_err(DisError::from).and(result.map_err(DisError::from)).map(|()| noticed)
             }
         };
         *out = std::mem::take(&mut p.out);

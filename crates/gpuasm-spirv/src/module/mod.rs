@@ -34,6 +34,7 @@ pub(crate) mod dominators;
 pub mod functions;
 pub mod names;
 pub(crate) mod opcode_set;
+pub mod source_lines;
 pub mod spans;
 
 use crate::binary::idmap::IdTypes;
@@ -242,6 +243,8 @@ pub struct Module<'w> {
     decorations: OnceLock<FxHashMap<u32, Vec<decorations::Applied>>>,
     /// Found on first use.
     names: OnceLock<IdNames>,
+    /// Found on first use.
+    source_lines: OnceLock<source_lines::SourceLines>,
     /// The text it was assembled from, if it was (see `text::parse`).
     text: Option<&'w TextSpans<'w>>,
 }
@@ -318,6 +321,7 @@ impl<'w> Module<'w> {
             functions: OnceLock::new(),
             decorations: OnceLock::new(),
             names: OnceLock::new(),
+            source_lines: OnceLock::new(),
             text: None,
         };
         // OpConditionalCapabilityINTEL declares its capability too.
@@ -387,6 +391,13 @@ impl<'w> Module<'w> {
     /// `OpName`), or `None` where spirv-dis shows the id as its number.
     pub fn name(&self, id: u32) -> Option<&str> {
         self.names().get(id)
+    }
+
+    /// The high-level source position in effect at instruction `i`, from
+    /// the module's `OpLine`s or `DebugLine`s, with the file's text when
+    /// the module carries it (see [`source_lines`]; found on first use).
+    pub fn source_position(&self, i: usize) -> Option<source_lines::SourcePosition<'_>> {
+        self.source_lines.get_or_init(|| source_lines::SourceLines::find(self)).position(i)
     }
 
     /// The instruction that starts at word `offset` of the module (header
@@ -474,6 +485,7 @@ impl<'w> Module<'w> {
             result_id: inst.result_id,
             ext_set: inst.ext_set(),
             operands: self.operands(i),
+            raw: false,
         }
     }
 

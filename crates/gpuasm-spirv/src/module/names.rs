@@ -77,7 +77,10 @@ impl IdNames {
             return b.names;
         };
         while let Some(Ok(inst)) = parser.next() {
-            b.visit(&inst);
+            // A raw instruction names nothing, as in spirv-dis.
+            if !inst.raw {
+                b.visit(&inst);
+            }
         }
         b.names
     }

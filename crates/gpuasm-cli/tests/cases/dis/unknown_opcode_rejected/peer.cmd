@@ -1,0 +1,1 @@
+spirv-dis unk.spv
