@@ -26,6 +26,8 @@ const KINDS: [&str; 18] = [
     "Assembly",
     "Binary",
     "IdPastBound",
+    "Undecoded",
+    "UnsupportedVersion",
     "Command",
     "Version",
     "Layout",
