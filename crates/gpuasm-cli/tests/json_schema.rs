@@ -22,7 +22,7 @@ const RECORD: [&str; 11] = [
     "notes",
 ];
 const SPAN: [&str; 6] = ["start", "end", "line", "column", "end_line", "end_column"];
-const KINDS: [&str; 18] = [
+const KINDS: [&str; 20] = [
     "Assembly",
     "Binary",
     "IdPastBound",
