@@ -155,8 +155,9 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
                 report::plain(Severity::Warning, &name, "IdPastBound", &message, Some(word));
             }
             if let Some(version) = listed.unsupported_version {
-                let message =
-                    format!("version word 0x{version:08x} is not SPIR-V 1.0 to 1.6 (spirv-dis rejects it); printed anyway");
+                let message = format!(
+                    "version word 0x{version:08x} is not SPIR-V 1.0 to 1.6 (spirv-dis rejects it); printed anyway"
+                );
                 report::plain(Severity::Warning, &name, "UnsupportedVersion", &message, Some(0));
             }
             if let (count, Some((why, word))) = &listed.undecoded {

@@ -101,13 +101,39 @@ pub struct Record<'a> {
     /// The offending token (or instruction) in the text, when the input is
     /// a text.
     pub span: Option<TextSpan>,
-    /// The high-level source position from debug info: always null for now.
-    pub source: Option<serde_json::Value>,
+    /// The high-level source position from debug info (`OpLine`,
+    /// `DebugLine`) in effect at the offending instruction.
+    pub source: Option<Source<'a>>,
     /// The offending instruction, disassembled.
     pub instruction: Option<&'a str>,
     /// A suggestion.
     pub help: Option<&'a str>,
     pub notes: Vec<Note>,
+}
+
+/// A position in the shader's own source, as debug info records it.
+#[derive(Debug, Serialize)]
+pub struct Source<'a> {
+    /// The file name the module gives (`OpString`).
+    pub file: &'a str,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column; null when the compiler recorded none.
+    pub column: Option<u32>,
+    /// The line's text, when the module carries the file's text.
+    pub line_text: Option<&'a str>,
+}
+
+impl<'a> Source<'a> {
+    /// The JSON form of `at`.
+    pub fn of(at: &gpuasm_spirv::module::source_lines::SourcePosition<'a>) -> Source<'a> {
+        Source {
+            file: at.file,
+            line: at.line,
+            column: (at.column != 0).then_some(at.column),
+            line_text: at.source_line_text(),
+        }
+    }
 }
 
 impl Record<'_> {

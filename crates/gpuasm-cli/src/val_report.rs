@@ -3,9 +3,10 @@
 //! line, a caret under the offending operand, and a note at the definition
 //! of each id the message names), as people or as JSON records.
 
-use crate::report::{self, Note, Record, TextSpan};
+use crate::report::{self, Note, Record, Source, TextSpan};
 use gpuasm_diag::{Diagnostic, Diagnostics, Severity};
 use gpuasm_spirv::grammar::OperandKind;
+use gpuasm_spirv::module::source_lines::source_note;
 use gpuasm_spirv::module::Module;
 use gpuasm_spirv::validate::{ErrorKind, ValidationError};
 use std::ops::Range;
@@ -37,6 +38,8 @@ pub fn binary_errors(file: &str, words: &[u32], errors: &[ValidationError]) {
             r.instruction_index = e.instruction_index;
             r.instruction = e.instruction.as_deref().map(str::trim);
             r.notes = notes.into_iter().map(|message| Note { message, span: None }).collect();
+            let at = module.as_ref().zip(e.instruction_index).and_then(|(m, i)| m.source_position(i));
+            r.source = at.as_ref().map(Source::of);
             r.emit();
         } else {
             messageln!("gpuasm: error: {file}: word {}: {} [{:?}]", e.word_offset, e.message, e.kind);
@@ -45,6 +48,9 @@ pub fn binary_errors(file: &str, words: &[u32], errors: &[ValidationError]) {
             }
             for note in notes {
                 messageln!("  note: {note}");
+            }
+            if let Some(source) = module.as_ref().zip(e.instruction_index).and_then(|(m, i)| source_note(m, i)) {
+                message!("{source}");
             }
         }
     }
@@ -78,6 +84,8 @@ pub fn text_errors(file: &str, text: &str, module: &Module<'_>, errors: &[Valida
             r.span = span.map(|s| TextSpan::find(text, s));
             r.notes =
                 notes.into_iter().map(|(message, at)| Note { message, span: Some(TextSpan::find(text, at)) }).collect();
+            let at = e.instruction_index.and_then(|i| module.source_position(i));
+            r.source = at.as_ref().map(Source::of);
             r.emit();
             continue;
         }
@@ -89,6 +97,9 @@ pub fn text_errors(file: &str, text: &str, module: &Module<'_>, errors: &[Valida
         let mut items = vec![diagnostic(text, Severity::Error, span, e.message.clone())];
         items.extend(notes.into_iter().map(|(message, at)| diagnostic(text, Severity::Note, at, message)));
         message!("{}", Diagnostics { items }.render(file, text));
+        if let Some(source) = e.instruction_index.and_then(|i| source_note(module, i)) {
+            message!("{source}");
+        }
     }
 }
 

@@ -83,7 +83,15 @@ fn check_record(line: &str, at: &str) {
     for name in ["word_offset", "instruction_index"] {
         assert!(r[name].is_u64() || r[name].is_null(), "{at}: {name} is neither an integer nor null");
     }
-    assert!(r["source"].is_null(), "{at}: source is reserved (null)");
+    if let Value::Object(source) = &r["source"] {
+        assert_eq!(keys(source), ["column", "file", "line", "line_text"], "{at}: source fields");
+        assert!(source["file"].is_string(), "{at}: source file");
+        assert!(source["line"].is_u64(), "{at}: source line");
+        assert!(source["column"].is_u64() || source["column"].is_null(), "{at}: source column");
+        assert!(source["line_text"].is_string() || source["line_text"].is_null(), "{at}: source line_text");
+    } else {
+        assert!(r["source"].is_null(), "{at}: source is neither an object nor null");
+    }
     if !r["span"].is_null() {
         check_span(&r["span"], at);
     }
