@@ -6,6 +6,7 @@ mod io;
 mod alloc;
 mod asm;
 mod dis;
+mod link;
 mod mali;
 mod val;
 mod val_dir;
@@ -31,6 +32,7 @@ enum Command {
     As(asm::AsArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
+    Link(link::LinkArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
     Val(val::ValArgs),
     /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::As(args) => asm::run(args),
         Command::Dis(args) => dis::run(args),
+        Command::Link(args) => link::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
         Command::Val(args) => val::run(args),
     };
