@@ -326,7 +326,7 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
             b[..chunk.len()].copy_from_slice(chunk);
             words.push(u32::from_le_bytes(b));
         }
-        if text.len() % 4 == 0 {
+        if text.len().is_multiple_of(4) {
             words.push(0);
         }
         words[0] = (words.len() as u32) << 16 | 330;

@@ -76,11 +76,7 @@ pub(super) fn link_symbols(linked: &mut Linked, options: &LinkOptions) -> Result
         match kind {
             IMPORT => imports.push(s),
             EXPORT => exports.entry(s.name.clone()).or_default().push(s),
-            LINK_ONCE_ODR => {
-                if !link_once.iter().any(|l| l.name == s.name) {
-                    link_once.push(s)
-                }
-            }
+            LINK_ONCE_ODR if !link_once.iter().any(|l| l.name == s.name) => link_once.push(s),
             _ => {}
         }
     }
@@ -99,7 +95,7 @@ pub(super) fn link_symbols(linked: &mut Linked, options: &LinkOptions) -> Result
         let found = exports.get(&import.name).map_or(&[][..], |v| v.as_slice());
         if found.is_empty() && !options.allow_partial_linkage {
             let mut e = LinkError::new(format!("Unresolved external reference to \"{}\".", import.name));
-            e.notes.push(format!("imported as {}", linked.origin(import.id)));
+            e.notes.push(format!("imported: {}", linked.origin(import.id)));
             return Err(e);
         }
         if found.len() > 1 {
@@ -108,7 +104,7 @@ pub(super) fn link_symbols(linked: &mut Linked, options: &LinkOptions) -> Result
                 found.len(),
                 import.name
             ));
-            e.notes.extend(found.iter().map(|s| format!("exported as {}", linked.origin(s.id))));
+            e.notes.extend(found.iter().map(|s| format!("exported: {}", linked.origin(s.id))));
             return Err(e);
         }
         if let Some(export) = found.first() {
