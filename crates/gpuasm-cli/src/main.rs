@@ -32,6 +32,7 @@ enum Command {
     As(asm::AsArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
+    /// Link modules into one (output identical to spirv-link).
     Link(link::LinkArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
     Val(val::ValArgs),
