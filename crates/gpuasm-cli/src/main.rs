@@ -8,6 +8,7 @@ mod asm;
 mod dis;
 mod lesspipe;
 mod lsp;
+mod link;
 mod mali;
 mod report;
 mod val;
@@ -35,6 +36,8 @@ enum Command {
     As(asm::AsArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
+    /// Link modules into one (output identical to spirv-link).
+    Link(link::LinkArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
     Val(val::ValArgs),
     /// Disassemble a SPIR-V module for less(1): `LESSOPEN="|gpuasm lesspipe %s"`.
@@ -67,6 +70,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::As(args) => asm::run(args),
         Command::Dis(args) => dis::run(args),
+        Command::Link(args) => link::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
         Command::Val(args) => val::run(args),
         Command::Lesspipe(args) => lesspipe::run(args),

@@ -28,6 +28,7 @@
 pub mod binary;
 pub mod dis;
 pub mod grammar;
+pub mod link;
 pub mod module;
 mod name_map;
 mod number;

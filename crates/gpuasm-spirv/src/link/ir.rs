@@ -1,0 +1,336 @@
+//! The linker's working form: each instruction's words with the places of
+//! its ids, grouped in the sections of the logical layout, and the merge of
+//! the input modules into one such form with disjoint ids.
+
+use super::{LinkError, LinkOptions};
+use crate::grammar::{Category, OperandKind};
+use crate::module::Module;
+
+/// One instruction: its words and where its ids (result type and result
+/// included) sit among them.
+#[derive(Debug, Clone)]
+pub(super) struct Ins {
+    pub words: Vec<u32>,
+    pub ids: Vec<u16>,
+    pub result: Option<u16>,
+    pub result_type: Option<u16>,
+}
+
+impl Ins {
+    pub fn opcode(&self) -> u16 {
+        self.words[0] as u16
+    }
+
+    pub fn result_id(&self) -> Option<u32> {
+        self.result.map(|p| self.words[p as usize])
+    }
+
+    /// Rewrites every id (result included) through `f`.
+    pub fn map_ids(&mut self, mut f: impl FnMut(u32) -> u32) {
+        for &p in &self.ids {
+            self.words[p as usize] = f(self.words[p as usize]);
+        }
+    }
+
+    /// The ids this instruction uses, neither its result nor its type.
+    pub fn used_ids(&self) -> impl Iterator<Item = u32> + '_ {
+        self.ids
+            .iter()
+            .filter(move |&&p| Some(p) != self.result && Some(p) != self.result_type)
+            .map(move |&p| self.words[p as usize])
+    }
+}
+
+/// The sections of a module, in layout order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Section {
+    Capabilities,
+    Extensions,
+    ExtInstImports,
+    MemoryModel,
+    EntryPoints,
+    ExecutionModes,
+    Debug1,
+    Debug2,
+    Debug3,
+    Annotations,
+    TypesValues,
+    Functions,
+}
+
+const SECTIONS: usize = 12;
+
+/// The merged module.
+pub(super) struct Linked {
+    pub version: u32,
+    /// The next free id.
+    pub bound: u32,
+    pub sections: [Vec<Ins>; SECTIONS],
+    /// For each input module, the amount its ids were shifted by.
+    pub offsets: Vec<u32>,
+}
+
+impl Linked {
+    pub fn section(&mut self, s: Section) -> &mut Vec<Ins> {
+        &mut self.sections[s as usize]
+    }
+
+    pub fn get(&self, s: Section) -> &[Ins] {
+        &self.sections[s as usize]
+    }
+
+    /// Every instruction, in layout order.
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut Ins> {
+        self.sections.iter_mut().flatten()
+    }
+
+    /// Replaces every use (not definitions) of `from` by `to`.
+    pub fn replace_uses(&mut self, from: u32, to: u32) {
+        for ins in self.all_mut() {
+            for &p in &ins.ids {
+                if Some(p) != ins.result && ins.words[p as usize] == from {
+                    ins.words[p as usize] = to;
+                }
+            }
+        }
+    }
+
+    /// Replaces every use (not definitions) of a key of `map` by its value.
+    pub fn replace_uses_by(&mut self, map: &std::collections::HashMap<u32, u32>) {
+        for ins in self.all_mut() {
+            for &p in &ins.ids {
+                if Some(p) != ins.result {
+                    if let Some(&to) = map.get(&ins.words[p as usize]) {
+                        ins.words[p as usize] = to;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes the names and decorations of `ids`, in that order, as the
+    /// peer's `KillNamesAndDecorates` does: an id leaves a group decoration's
+    /// targets by taking the last target's place, and a group decoration
+    /// left without targets goes.
+    pub fn kill_names_and_decorations(&mut self, ids: &[u32]) {
+        let dead: std::collections::HashSet<u32> = ids.iter().copied().collect();
+        self.section(Section::Debug2).retain(|i| !dead.contains(&i.words[1]));
+        let annotations = self.section(Section::Annotations);
+        annotations.retain(|i| !(is_decoration(i.opcode()) && dead.contains(&i.words[1])));
+        for g in annotations.iter_mut().filter(|g| matches!(g.opcode(), 74 | 75)) {
+            let stride = if g.opcode() == 74 { 1 } else { 2 };
+            for &id in ids {
+                let mut k = 2;
+                while k < g.words.len() {
+                    if g.words[k] != id {
+                        k += stride;
+                        continue;
+                    }
+                    let last = g.words.len() - stride;
+                    for j in 0..stride {
+                        g.words[k + j] = g.words[last + j];
+                    }
+                    g.words.truncate(last);
+                }
+            }
+            g.words[0] = (g.words.len() as u32) << 16 | u32::from(g.opcode());
+            let len = g.words.len() as u16;
+            g.ids.retain(|&p| p < len);
+        }
+        annotations.retain(|g| !matches!(g.opcode(), 74 | 75) || g.words.len() > 2);
+    }
+
+    /// "%N (module K's %M)" for the notes of an error.
+    pub fn origin(&self, id: u32) -> String {
+        let k = self.offsets.iter().rposition(|&o| o < id).unwrap_or(0);
+        format!("%{id} is %{} of input module {}", id - self.offsets[k], k + 1)
+    }
+}
+
+/// Decorations that name their target in their first operand.
+pub(super) fn is_decoration(opcode: u16) -> bool {
+    matches!(opcode, 71 | 72 | 332 | 5632 | 5633)
+}
+
+/// A literal string's text from its words.
+pub(super) fn string_at(words: &[u32]) -> (String, usize) {
+    let mut bytes = Vec::new();
+    for (n, w) in words.iter().enumerate() {
+        for b in w.to_le_bytes() {
+            if b == 0 {
+                return (String::from_utf8_lossy(&bytes).into_owned(), n + 1);
+            }
+            bytes.push(b);
+        }
+    }
+    (String::from_utf8_lossy(&bytes).into_owned(), words.len())
+}
+
+fn section_of(opcode: u16, in_functions: bool) -> Section {
+    use Section::*;
+    if in_functions {
+        return Functions;
+    }
+    match opcode {
+        17 | 6026 => Capabilities,
+        10 | 6025 => Extensions,
+        11 => ExtInstImports,
+        14 => MemoryModel,
+        15 | 6024 => EntryPoints,
+        16 | 331 => ExecutionModes,
+        2..=4 | 7 => Debug1,
+        5 | 6 => Debug2,
+        330 => Debug3,
+        71..=75 | 332 | 5632 | 5633 => Annotations,
+        _ => TypesValues,
+    }
+}
+
+fn addressing_name(kind: OperandKind, v: u32) -> &'static str {
+    kind.enumerant(v).map_or("", |e| e.name)
+}
+
+/// Reads every module, shifts its ids past the previous modules', and
+/// concatenates the sections (the peer's phases 1 to 3).
+pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, LinkError> {
+    let n = inputs.len();
+    let mut modules = Vec::with_capacity(n);
+    for (i, words) in inputs.iter().enumerate() {
+        if words.get(4).is_some_and(|&s| s != 0) {
+            let mut e = LinkError::new(format!("Schema is non-zero for module {}.", i + 1));
+            e.index = 4;
+            return Err(e);
+        }
+        let m = Module::read(words).map_err(|err| {
+            let mut e = LinkError::new(format!("Failed to build module {} out of {n}.", i + 1));
+            e.notes.push(format!("input module {}: {err}", i + 1));
+            e
+        })?;
+        modules.push(m);
+    }
+    let bound: u64 = 1 + modules.iter().map(|m| u64::from(m.header().bound) - 1).sum::<u64>();
+    if bound > u64::from(u32::MAX) {
+        return Err(LinkError::new(format!(
+            "Too many IDs ({bound}): combining all modules would overflow the 32-bit word of the SPIR-V header."
+        )));
+    }
+    let mut version = modules[0].header().version;
+    for (i, m) in modules.iter().enumerate().skip(1) {
+        let v = m.header().version;
+        if options.use_highest_version {
+            version = version.max(v);
+        } else if v != version {
+            let mut e = LinkError::new(format!(
+                "Conflicting SPIR-V versions: {}.{} (input modules 1 through {i}) vs {}.{} (input module {}).",
+                version >> 16 & 0xff,
+                version >> 8 & 0xff,
+                v >> 16 & 0xff,
+                v >> 8 & 0xff,
+                i + 1
+            ));
+            e.index = 1;
+            return Err(e);
+        }
+    }
+    let mut linked =
+        Linked { version, bound: bound as u32, sections: Default::default(), offsets: Vec::with_capacity(n) };
+    let mut per_module: Vec<[Vec<Ins>; SECTIONS]> = Vec::with_capacity(n);
+    let mut offset = 0u32;
+    for m in &modules {
+        linked.offsets.push(offset);
+        let mut secs: [Vec<Ins>; SECTIONS] = Default::default();
+        let mut in_functions = false;
+        for (i, inst) in m.insts().iter().enumerate() {
+            let at = inst.offset();
+            let mut words = m.words()[at..at + inst.word_count()].to_vec();
+            let mut ids = Vec::new();
+            let mut result = None;
+            let mut result_type = None;
+            for o in m.operands(i) {
+                if o.kind.info().category == Category::Id {
+                    ids.push(o.offset);
+                    words[o.offset as usize] += offset;
+                    if o.kind == OperandKind::IdResult {
+                        result = Some(o.offset);
+                    } else if o.kind == OperandKind::IdResultType {
+                        result_type = Some(o.offset);
+                    }
+                }
+            }
+            in_functions |= inst.opcode() == 54;
+            secs[section_of(inst.opcode(), in_functions) as usize].push(Ins { words, ids, result, result_type });
+        }
+        per_module.push(secs);
+        offset += m.header().bound - 1;
+    }
+
+    // The memory models must agree; the first module's is kept.
+    let model = |k: usize| per_module[k][Section::MemoryModel as usize].first().map(|i| (i.words[1], i.words[2]));
+    let Some((addressing, memory)) = model(0) else {
+        return Err(LinkError::new("Input module 1 is lacking an OpMemoryModel instruction."));
+    };
+    for k in 1..n {
+        let Some((a, mm)) = model(k) else {
+            return Err(LinkError::new(format!("Input module {} is lacking an OpMemoryModel instruction.", k + 1)));
+        };
+        if a != addressing {
+            return Err(LinkError::new(format!(
+                "Conflicting addressing models: {} (input modules 1 through {k}) vs {} (input module {}).",
+                addressing_name(OperandKind::AddressingModel, addressing),
+                addressing_name(OperandKind::AddressingModel, a),
+                k + 1
+            )));
+        }
+        if mm != memory {
+            return Err(LinkError::new(format!(
+                "Conflicting memory models: {} (input modules 1 through {k}) vs {} (input module {}).",
+                addressing_name(OperandKind::MemoryModel, memory),
+                addressing_name(OperandKind::MemoryModel, mm),
+                k + 1
+            )));
+        }
+    }
+
+    let mut entry_names: Vec<(u32, String)> = Vec::new();
+    for (k, secs) in per_module.iter_mut().enumerate() {
+        for (s, list) in secs.iter_mut().enumerate() {
+            if s == Section::MemoryModel as usize {
+                if k == 0 {
+                    linked.sections[s].push(list.remove(0));
+                }
+                continue;
+            }
+            if s == Section::EntryPoints as usize {
+                for e in list.iter() {
+                    let (model, name_at) = if e.opcode() == 6024 { (e.words[2], 4) } else { (e.words[1], 3) };
+                    let (name, _) = string_at(&e.words[name_at..]);
+                    if entry_names.iter().any(|(m, n)| *m == model && *n == name) {
+                        let mut err = LinkError::new(format!(
+                            "The entry point \"{name}\", with execution model {}, was already defined.",
+                            addressing_name(OperandKind::ExecutionModel, model)
+                        ));
+                        err.notes.push(format!("defined again in input module {}", k + 1));
+                        return Err(err);
+                    }
+                    entry_names.push((model, name));
+                }
+            }
+            linked.sections[s].append(list);
+        }
+    }
+    if version >= 0x0001_0100 {
+        let text = b"Linked by SPIR-V Tools Linker";
+        let mut words = vec![0u32];
+        for chunk in text.chunks(4) {
+            let mut b = [0u8; 4];
+            b[..chunk.len()].copy_from_slice(chunk);
+            words.push(u32::from_le_bytes(b));
+        }
+        if text.len().is_multiple_of(4) {
+            words.push(0);
+        }
+        words[0] = (words.len() as u32) << 16 | 330;
+        linked.section(Section::Debug3).push(Ins { words, ids: Vec::new(), result: None, result_type: None });
+    }
+    Ok(linked)
+}
