@@ -35,32 +35,35 @@ fn read_tar_xz(rel: &str) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
-#[test]
-fn text_validation_agrees_with_binary_and_points_at_the_instruction() {
-    let files = read_tar_xz("valsuite/cases.tar.xz");
-    let manifest = std::fs::read_to_string(corpus("valsuite/MANIFEST.tsv")).unwrap();
-    let dis_options = DisOptions::default().friendly_names(false);
-    let (mut checked, mut pointed, mut no_text, mut other_words) = (0, 0, 0, 0);
-    let mut failures = Vec::new();
-    for row in manifest.lines().skip(1) {
-        let cols: Vec<&str> = row.split('\t').collect();
-        let (file, env, verdict) = (cols[0], cols[1], cols[2]);
-        if verdict != "invalid" {
-            continue;
-        }
-        let Ok((words, _)) = words_from_bytes(&files[file]) else { continue };
-        let env: TargetEnv = env.parse().unwrap();
+/// What checking the invalid modules of one corpus found.
+#[derive(Default)]
+struct Tally {
+    checked: usize,
+    pointed: usize,
+    no_text: usize,
+    other_words: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    /// Validates `words` (named `file`) as a binary and as its text under
+    /// `env`, and compares.
+    fn check(&mut self, file: &str, words: &[u32], env: TargetEnv) {
+        let dis_options = DisOptions::default().friendly_names(false);
         let options = ValOptions::default().target_env(env);
-        let binary = validate(&words, &options.clone().max_errors(1));
+        let binary = validate(words, &options.clone().max_errors(1));
+        if binary.is_ok() {
+            return;
+        }
         // The text: modules that do not frame have none, and a few print
         // what no assembler reads back (spirv-dis's too).
-        let Ok(text) = disassemble(&words, &dis_options) else {
-            no_text += 1;
-            continue;
+        let Ok(text) = disassemble(words, &dis_options) else {
+            self.no_text += 1;
+            return;
         };
         let Ok(parsed) = parse(&text, &AsmOptions::default().preserve_numeric_ids(true)) else {
-            no_text += 1;
-            continue;
+            self.no_text += 1;
+            return;
         };
         // A text that does not give back the module's words (literals
         // with stray high bits) is not this module's text. The bound is
@@ -68,24 +71,25 @@ fn text_validation_agrees_with_binary_and_points_at_the_instruction() {
         let w = parsed.words();
         let about_bound = binary.as_ref().is_err_and(|e| e.first().message.contains("bound"));
         if w.len() != words.len() || w[..2] != words[..2] || w[5..] != words[5..] || about_bound {
-            other_words += 1;
-            continue;
+            self.other_words += 1;
+            return;
         }
         let module = parsed.module().unwrap();
         let in_text = validate_module(&module, &options.clone().max_errors(0));
-        checked += 1;
+        self.checked += 1;
         let (bin_first, text_first) = match (&binary, &in_text) {
             (Err(b), Err(t)) => (b.first(), t.first()),
             (b, t) => {
-                failures.push(format!("{file}: binary valid {}, text valid {}", b.is_ok(), t.is_ok()));
-                continue;
+                self.failures.push(format!("{file}: binary valid {}, text valid {}", b.is_ok(), t.is_ok()));
+                return;
             }
         };
         if bin_first.message != text_first.message || bin_first.instruction_index != text_first.instruction_index {
-            failures.push(format!("{file}: first errors differ: {:?} / {:?}", bin_first.message, text_first.message));
-            continue;
+            self.failures
+                .push(format!("{file}: first errors differ: {:?} / {:?}", bin_first.message, text_first.message));
+            return;
         }
-        let Some(i) = text_first.instruction_index else { continue };
+        let Some(i) = text_first.instruction_index else { return };
         // The line the error is shown at holds the instruction's opcode.
         let opcode = text_first
             .instruction
@@ -93,23 +97,75 @@ fn text_validation_agrees_with_binary_and_points_at_the_instruction() {
             .and_then(|t| t.split_whitespace().find(|w| w.starts_with("Op")))
             .unwrap_or("?");
         let Some(span) = module.span(i) else {
-            failures.push(format!("{file}: instruction {i} has no span"));
-            continue;
+            self.failures.push(format!("{file}: instruction {i} has no span"));
+            return;
         };
         let (line, _) = parsed.line_col(span.start);
         let shown = text.lines().nth(line as usize - 1).unwrap_or("");
         if !shown.split_whitespace().any(|w| w == opcode) {
-            failures.push(format!("{file}: line {line} {shown:?} does not hold {opcode}"));
+            self.failures.push(format!("{file}: line {line} {shown:?} does not hold {opcode}"));
+            return;
+        }
+        self.pointed += 1;
+    }
+
+    fn report(&self, corpus: &str) -> String {
+        assert!(
+            self.failures.is_empty(),
+            "{corpus}: {} disagreements:\n{}",
+            self.failures.len(),
+            self.failures.join("\n")
+        );
+        format!(
+            "{corpus}: {} texts validated, {} first errors pointed at their line; \
+             {} modules without a text, {} whose text gives other words",
+            self.checked, self.pointed, self.no_text, self.other_words
+        )
+    }
+}
+
+#[test]
+fn text_validation_agrees_with_binary_and_points_at_the_instruction() {
+    let files = read_tar_xz("valsuite/cases.tar.xz");
+    let manifest = std::fs::read_to_string(corpus("valsuite/MANIFEST.tsv")).unwrap();
+    let mut tally = Tally::default();
+    for row in manifest.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (file, env, verdict) = (cols[0], cols[1], cols[2]);
+        if verdict != "invalid" {
             continue;
         }
-        pointed += 1;
+        let Ok((words, _)) = words_from_bytes(&files[file]) else { continue };
+        tally.check(file, &words, env.parse().unwrap());
     }
-    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    let counts = tally.report("valsuite");
     // Nearly every invalid case has a text (6,718 invalid in all).
-    let counts = format!(
-        "{checked} texts validated, {pointed} first errors pointed at their line; \
-         {no_text} modules without a text, {other_words} whose text gives other words"
-    );
-    assert!(checked > 6_000 && pointed > 4_000, "{counts}");
+    assert!(tally.checked > 6_000 && tally.pointed > 4_000, "{counts}");
+    eprintln!("{counts}");
+}
+
+/// Our mutants of the golden corpora (three seeds) and the shared negative
+/// corpus, under the default environment as their verdicts were recorded.
+#[test]
+fn text_validation_agrees_with_binary_on_the_mutants() {
+    let mut tally = Tally::default();
+    for set in ["mutants", "mutants-123", "mutants-4242"] {
+        let files = read_tar_xz(&format!("{set}/mutants.tar.xz"));
+        let manifest = std::fs::read_to_string(corpus(&format!("{set}/VAL.tsv"))).unwrap();
+        for row in manifest.lines().skip(1) {
+            let file = row.split('\t').next().unwrap();
+            let Ok((words, _)) = words_from_bytes(&files[file]) else { continue };
+            tally.check(file, &words, TargetEnv::Universal(6));
+        }
+    }
+    let dir = corpus("invalid");
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    for row in manifest.lines().skip(1) {
+        let file = row.split('\t').next().unwrap();
+        let Ok((words, _)) = words_from_bytes(&std::fs::read(dir.join(file)).unwrap()) else { continue };
+        tally.check(file, &words, TargetEnv::Universal(6));
+    }
+    let counts = tally.report("mutants and invalid");
+    assert!(tally.checked > 3_000 && tally.pointed > 2_000, "{counts}");
     eprintln!("{counts}");
 }
