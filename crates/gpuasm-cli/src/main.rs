@@ -5,6 +5,7 @@
 mod io;
 mod alloc;
 mod asm;
+mod cfg;
 mod dis;
 mod mali;
 mod val;
@@ -29,6 +30,8 @@ enum Command {
     /// Assemble SPIR-V text into a binary (output identical to spirv-as).
     #[command(name = "as")]
     As(asm::AsArgs),
+    /// Control-flow graphs of a SPIR-V module (dot identical to spirv-cfg, or JSON).
+    Cfg(cfg::CfgArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::As(args) => asm::run(args),
+        Command::Cfg(args) => cfg::run(args),
         Command::Dis(args) => dis::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
         Command::Val(args) => val::run(args),

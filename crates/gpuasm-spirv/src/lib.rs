@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod binary;
+pub mod cfg;
 pub mod dis;
 pub mod grammar;
 pub mod module;
