@@ -8,6 +8,7 @@ mod asm;
 mod cfg;
 mod dis;
 mod mali;
+mod reflect;
 mod val;
 mod val_dir;
 
@@ -34,6 +35,8 @@ enum Command {
     Cfg(cfg::CfgArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
+    /// Describe a SPIR-V module's entry points and resources as JSON (lists agree with spirv-cross --reflect).
+    Reflect(reflect::ReflectArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
     Val(val::ValArgs),
     /// Mali-200/400 (Utgard) PP fragment-shader assembler and disassembler.
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Cfg(args) => cfg::run(args),
         Command::Dis(args) => dis::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
+        Command::Reflect(args) => reflect::run(args),
         Command::Val(args) => val::run(args),
     };
     match result {

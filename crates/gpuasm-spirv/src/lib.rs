@@ -32,6 +32,7 @@ pub mod grammar;
 pub mod module;
 mod name_map;
 mod number;
+pub mod reflect;
 pub mod target_env;
 pub mod text;
 pub mod validate;
