@@ -5,11 +5,13 @@
 mod io;
 mod alloc;
 mod asm;
+mod cfg;
 mod dis;
 mod lesspipe;
 mod link;
 mod lsp;
 mod mali;
+mod reflect;
 mod report;
 mod val;
 mod val_dir;
@@ -34,10 +36,14 @@ enum Command {
     /// Assemble SPIR-V text into a binary (output identical to spirv-as).
     #[command(name = "as")]
     As(asm::AsArgs),
+    /// Control-flow graphs of a SPIR-V module (dot identical to spirv-cfg, or JSON).
+    Cfg(cfg::CfgArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
     /// Link modules into one (output identical to spirv-link).
     Link(link::LinkArgs),
+    /// Describe a SPIR-V module's entry points and resources as JSON (lists agree with spirv-cross --reflect).
+    Reflect(reflect::ReflectArgs),
     /// Validate a SPIR-V module (verdicts agree with spirv-val).
     Val(val::ValArgs),
     /// Disassemble a SPIR-V module for less(1): `LESSOPEN="|gpuasm lesspipe %s"`.
@@ -69,9 +75,11 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::As(args) => asm::run(args),
+        Command::Cfg(args) => cfg::run(args),
         Command::Dis(args) => dis::run(args),
         Command::Link(args) => link::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),
+        Command::Reflect(args) => reflect::run(args),
         Command::Val(args) => val::run(args),
         Command::Lesspipe(args) => lesspipe::run(args),
         Command::Lsp(args) => lsp::run(args),

@@ -26,12 +26,14 @@
 #![deny(missing_docs)]
 
 pub mod binary;
+pub mod cfg;
 pub mod dis;
 pub mod grammar;
 pub mod link;
 pub mod module;
 mod name_map;
 mod number;
+pub mod reflect;
 pub mod target_env;
 pub mod text;
 pub mod validate;

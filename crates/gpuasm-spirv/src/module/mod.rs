@@ -252,7 +252,13 @@ pub struct Module<'w> {
 impl<'w> Module<'w> {
     /// Reads a module; a binary that does not parse is an error.
     pub fn read(words: &'w [u32]) -> Result<Module<'w>, BinaryError> {
-        let mut parser = InstructionParser::new(words, ParserOptions::default())?;
+        Module::read_with(words, ParserOptions::default())
+    }
+
+    /// Reads a module with the reader's options (`check_bound(false)`
+    /// takes ids past the bound, as spirv-dis and spirv-cfg do).
+    pub fn read_with(words: &'w [u32], options: ParserOptions) -> Result<Module<'w>, BinaryError> {
+        let mut parser = InstructionParser::new(words, options)?;
         let header = *parser.header();
         if words.len() >= STATIC as usize {
             return Err(BinaryError::new(crate::binary::BinaryErrorKind::TooLarge { words: words.len() }, 0));
@@ -384,7 +390,10 @@ impl<'w> Module<'w> {
     /// Friendly names for every id, as spirv-dis prints them (found on
     /// first use).
     pub fn names(&self) -> &IdNames {
-        self.names.get_or_init(|| IdNames::friendly(self.words, ParserOptions::default()))
+        // A module read with the bound checked has no id past it, so not
+        // checking it here changes nothing for it and lets a module read
+        // without the check be named whole.
+        self.names.get_or_init(|| IdNames::friendly(self.words, ParserOptions::default().check_bound(false)))
     }
 
     /// The friendly name of `id` (`int`, `_ptr_Function_float`, an

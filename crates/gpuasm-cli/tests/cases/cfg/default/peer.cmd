@@ -1,0 +1,1 @@
+spirv-cfg m.spv

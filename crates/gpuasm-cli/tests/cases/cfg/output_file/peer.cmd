@@ -1,0 +1,1 @@
+spirv-cfg -o g.dot m.spv
