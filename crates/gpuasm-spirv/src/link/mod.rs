@@ -5,10 +5,10 @@
 //!
 //! The steps follow the peer's phases in order, because its output order
 //! (which duplicate survives, which id comes first) is a product of them:
-//! [`ir`] splits each module into sections and shifts its ids,
-//! [`dedup`] removes duplicate capabilities, extensions, imports, types and
-//! decorations, [`resolve`] pairs imports with exports and removes the
-//! imported declarations, and [`finish`] compacts ids and recomputes entry
+//! `ir` splits each module into sections and shifts its ids,
+//! `dedup` removes duplicate capabilities, extensions, imports, types and
+//! decorations, `resolve` pairs imports with exports and removes the
+//! imported declarations, and `finish` compacts ids and recomputes entry
 //! point interfaces.
 
 mod dedup;
