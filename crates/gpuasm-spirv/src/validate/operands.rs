@@ -795,7 +795,7 @@ impl Checker<'_, '_> {
             );
         }
         let component_type = m.def_word(rt, 2);
-        let mut total = 0;
+        let mut total = 0u32;
         for (k, which) in [(2, 1), (3, 2)] {
             let ty = self.operand_type(k);
             if m.def_opcode(ty) != Some(op::OpTypeVector) {
@@ -804,7 +804,8 @@ impl Checker<'_, '_> {
             if m.def_word(ty, 2) != component_type {
                 return self.fail(rep, format!("The Component Type of Vector {which} must be the same as ResultType."));
             }
-            total += m.def_word(ty, 3).unwrap_or(0);
+            // spirv-val adds two uint32_t counts: a wrapping sum, as there.
+            total = u32::wrapping_add(total, m.def_word(ty, 3).unwrap_or(0));
         }
         for k in 4..m.operands(self.i).len() {
             let c = m.word(self.i, k);
