@@ -10,6 +10,7 @@
 use super::idmap::IdTypes;
 use super::{BinaryError, BinaryErrorKind as K, Header, IdMap, HEADER_WORDS};
 use crate::grammar::{self, op, Category, ExtInstSet, InstructionInfo, OperandKind, OperandSpec, Quantifier};
+use rustc_hash::FxHashMap;
 
 /// Options for [`InstructionParser`]. Built from the default with one
 /// method per field:
@@ -77,7 +78,7 @@ impl ParserOptions {
 
 /// A floating-point format: width and `FPEncoding` (if any), as an
 /// `OpTypeFloat` declares it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FloatFormat {
     /// Width in bits, as declared (not checked: spirv-dis reads any width).
     pub width: u32,
@@ -86,7 +87,7 @@ pub struct FloatFormat {
 }
 
 /// How a literal number operand is to be read.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NumberKind {
     /// Not a number (or a type that is not a scalar number).
     None,
@@ -100,7 +101,7 @@ pub enum NumberKind {
 }
 
 /// One decoded operand: where its words are and what they mean.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ParsedOperand {
     /// Index of the first word within the instruction (word 0 is the
     /// opcode/word-count word).
@@ -314,7 +315,9 @@ pub struct InstructionParser<'w> {
     /// Result id → its type id (type ids map to themselves, untyped results to 0).
     id_types: IdTypes,
     /// Type id → the number kind it declares.
-    number_types: IdMap<NumberKind>,
+    /// A hash map, not a table by id: types are few, and a table reaching
+    /// a type declared late held 16 bytes for every id before it.
+    number_types: FxHashMap<u32, NumberKind>,
     imports: IdMap<ExtSet>,
     /// With [`ParserOptions::raw_unknown`]: imports of sets we do not know
     /// (their `OpExtInst`s are read raw), how many instructions were read
@@ -347,7 +350,7 @@ impl<'w> InstructionParser<'w> {
             past_bound: None,
             expected: Vec::with_capacity(16),
             id_types: IdTypes::with_cap(cap),
-            number_types: IdMap::with_cap(cap),
+            number_types: FxHashMap::default(),
             imports: IdMap::with_cap(cap),
             unknown_imports: Vec::new(),
             raw_count: 0,
@@ -400,7 +403,7 @@ impl<'w> InstructionParser<'w> {
     /// [`NumberKind::None`] for other types, `None` for ids not (yet)
     /// declared as types.
     pub fn number_type(&self, type_id: u32) -> Option<NumberKind> {
-        self.number_types.get(type_id)
+        self.number_types.get(&type_id).copied()
     }
 
     /// The next instruction, `None` at the end or after an error.
@@ -674,7 +677,7 @@ impl<'w> InstructionParser<'w> {
                 st.ext_set = Some(ExtSet::Known(set));
             }
             op::OpConstant | op::OpSpecConstant if wc >= 4 && ids_ok(&inst[1..3], self.id_span) => {
-                let number = match self.number_types.get(inst[1]) {
+                let number = match self.number_types.get(&inst[1]).copied() {
                     Some(
                         n @ (NumberKind::Unsigned(width)
                         | NumberKind::Signed(width)
@@ -1085,7 +1088,7 @@ impl<'w> InstructionParser<'w> {
     }
 
     fn numeric_type(&self, type_id: u32, at: usize) -> Result<NumberKind, BinaryError> {
-        match self.number_types.get(type_id) {
+        match self.number_types.get(&type_id).copied() {
             Some(NumberKind::None) | None => Err(BinaryError::new(K::NotANumericType { type_id }, at)),
             Some(k) => Ok(k),
         }
@@ -1101,7 +1104,7 @@ impl<'w> InstructionParser<'w> {
         if ty == selector {
             return Err(err("is a type, not a value"));
         }
-        match self.number_types.get(ty) {
+        match self.number_types.get(&ty).copied() {
             Some(k @ (NumberKind::Unsigned(_) | NumberKind::Signed(_))) => Ok(k),
             _ => Err(err("is not a scalar integer")),
         }

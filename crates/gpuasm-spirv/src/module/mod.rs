@@ -58,9 +58,6 @@ pub struct Inst {
     pub(crate) offset: u32,
     pub(crate) word_count: u16,
     opcode: u16,
-    /// Its grammar entry's place in [`crate::grammar::INSTRUCTIONS`]
-    /// (passes ask for it for nearly every instruction).
-    info_index: u16,
     /// `0` when there is none.
     pub(crate) result_type: u32,
     /// `0` when there is none.
@@ -78,7 +75,7 @@ pub struct Inst {
 
 // Every pass walks the instructions: kept small, more of them share a cache
 // line, and a large module's list stays small (it was 48 bytes).
-const _: () = assert!(std::mem::size_of::<Inst>() == 28);
+const _: () = assert!(std::mem::size_of::<Inst>() == 24);
 
 /// An `Option<ExtSet>` in one byte: 0 for none, 1 for an unknown
 /// non-semantic set, `2 + k` for entry `k` of the grammar's sets.
@@ -110,6 +107,43 @@ impl ExtSetCode {
     }
 }
 
+/// The operand lists of the instructions that have no static layout, each
+/// distinct list kept once: in a large module most are repeats (every
+/// `OpName` with a name of the same length, every `OpExtInst` of the same
+/// instruction and arity), and a copy of each took a fifth of the memory
+/// the module is read into.
+#[derive(Default)]
+struct OperandLists {
+    list: Vec<ParsedOperand>,
+    /// A list's hash → where the list seen first with that hash starts
+    /// (another list with the same hash is kept again, unshared).
+    starts: FxHashMap<u64, u32>,
+}
+
+impl OperandLists {
+    /// Where `operands` starts in the list (added if not there yet).
+    fn intern(&mut self, operands: &[ParsedOperand]) -> u32 {
+        let hash = {
+            let mut h = rustc_hash::FxHasher::default();
+            std::hash::Hash::hash(operands, &mut h);
+            std::hash::Hasher::finish(&h)
+        };
+        let len = operands.len();
+        let list = &mut self.list;
+        let start = *self.starts.entry(hash).or_insert(list.len() as u32);
+        if list.get(start as usize..start as usize + len) == Some(operands) {
+            return start;
+        }
+        let start = list.len() as u32;
+        list.extend_from_slice(operands);
+        start
+    }
+
+    fn into_list(self) -> Vec<ParsedOperand> {
+        self.list
+    }
+}
+
 /// [`Inst::operands_at`] names a static layout.
 const STATIC: u32 = 1 << 31;
 
@@ -133,7 +167,8 @@ impl Inst {
     /// Its grammar entry.
     #[inline]
     pub fn info(&self) -> &'static InstructionInfo {
-        &crate::grammar::INSTRUCTIONS[self.info_index as usize]
+        // The parser knew the opcode: it has an entry.
+        &crate::grammar::INSTRUCTIONS[crate::grammar::OPCODE_INDEX[self.opcode as usize] as usize]
     }
 
     /// The id of its result type, if it has one.
@@ -273,8 +308,7 @@ impl<'w> Module<'w> {
         }
         let mut insts = Vec::with_capacity(count);
         let mut opcodes = Vec::with_capacity(count);
-        // Every operand has a word of its own: the words bound them.
-        let mut operands = Vec::with_capacity(words.len().saturating_sub(5 + count));
+        let mut operands = OperandLists::default();
         let mut defs = Defs::new(header.bound, words.len());
         let mut present = Box::new(OpcodeSet::new(&[]));
         loop {
@@ -291,7 +325,6 @@ impl<'w> Module<'w> {
                 offset: inst.offset as u32,
                 word_count: inst.words.len() as u16,
                 opcode: inst.info.opcode,
-                info_index: crate::grammar::instruction_index(inst.info.opcode).expect("the parser knows it") as u16,
                 result_type: inst.result_type,
                 result_id: inst.result_id,
                 operands_at: 0,
@@ -303,11 +336,7 @@ impl<'w> Module<'w> {
             // operands no longer than the words.
             kept.operands_at = match parser.last_operands() {
                 Ok(layout) => layout as u32 | STATIC,
-                Err(list) => {
-                    let start = operands.len() as u32;
-                    operands.extend_from_slice(list);
-                    start
-                }
+                Err(list) => operands.intern(list),
             };
             insts.push(kept);
         }
@@ -317,7 +346,7 @@ impl<'w> Module<'w> {
             header,
             insts,
             opcodes,
-            operands,
+            operands: operands.into_list(),
             layouts: static_layouts(),
             defs,
             id_types,
