@@ -107,11 +107,73 @@ fn write_float_word(out: &mut Vec<u8>, f: FloatFormat, word: u32) {
 /// Appends a 32-bit float given by its bits.
 pub fn write_f32(out: &mut Vec<u8>, bits: u32) {
     let v = f32::from_bits(bits);
+    if v.is_normal() && write_short_f32(out, v) {
+        return;
+    }
     if v == 0.0 || v.is_normal() {
         write_g(out, v as f64, 9);
     } else {
         write_hex_float(out, bits as u64, 8, 23);
     }
+}
+
+/// `%.9g` of `v` where it is quick: `1e-4 <= |v| < 1e9`, printed in fixed
+/// notation. `|v| * 10^s`, for the `s` that makes it a 9-digit integer
+/// part, is exact in an `f64`: `v` is `m * 2^e` with `m < 2^24`, and
+/// `s <= 12` here, so the product's significand `m * 5^s` is below 2^53.
+/// Rounding that to an integer (ties to even, as glibc's printf and Rust's
+/// formatting round exact ties) gives `%.9g`'s 9 significant digits.
+/// Returns false, having written nothing, for other values (and where the
+/// rounding carries into a tenth digit).
+fn write_short_f32(out: &mut Vec<u8>, v: f32) -> bool {
+    /// 10^0 ..= 10^12, all exact.
+    const POW10: [f64; 13] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12];
+    let a = (v as f64).abs();
+    if !(1e-4..1e9).contains(&a) {
+        return false;
+    }
+    // The decimal exponent `x` (10^x <= a < 10^(x+1)), from a first guess
+    // corrected on the exact product.
+    let mut x = a.log10().floor() as i32;
+    let scaled = loop {
+        let s = 8 - x;
+        if !(0..=12).contains(&s) {
+            return false;
+        }
+        let scaled = a * POW10[s as usize];
+        if scaled < 1e8 {
+            x -= 1;
+        } else if scaled >= 1e9 {
+            x += 1;
+        } else {
+            break scaled;
+        }
+    };
+    let n = scaled.round_ties_even() as u64;
+    if n >= 1_000_000_000 {
+        return false;
+    }
+    let mut buf = itoa::Buffer::new();
+    let d = buf.format(n).as_bytes();
+    if v < 0.0 {
+        out.push(b'-');
+    }
+    if x >= 0 {
+        let int = x as usize + 1;
+        out.extend_from_slice(&d[..int]);
+        let frac = &d[int..];
+        let kept = frac.len() - frac.iter().rev().take_while(|&&c| c == b'0').count();
+        if kept > 0 {
+            out.push(b'.');
+            out.extend_from_slice(&frac[..kept]);
+        }
+    } else {
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', (-x - 1) as usize));
+        let kept = d.len() - d.iter().rev().take_while(|&&c| c == b'0').count();
+        out.extend_from_slice(&d[..kept]);
+    }
+    true
 }
 
 /// Appends a 64-bit float given by its bits.
@@ -247,6 +309,64 @@ mod tests {
         assert_eq!(f32s(0.0001), "9.99999975e-05");
         assert_eq!(f64s(0.1), "0.10000000000000001");
         assert_eq!(f64s(1e100), "1e+100");
+    }
+
+    /// The quick form is `%.9g`'s ([`write_g`], held to spirv-dis by the
+    /// corpora): on values it takes (`n / 10^k` around its limits, and
+    /// float neighbours of each) and on a spread of bit patterns.
+    #[test]
+    fn the_quick_decimal_form_is_the_general_one() {
+        let general = |v: f32| {
+            let mut o = Vec::new();
+            write_g(&mut o, v as f64, 9);
+            o
+        };
+        let mut checked = 0;
+        let mut quick = 0;
+        let mut check = |v: f32| {
+            if !v.is_normal() {
+                return;
+            }
+            let mut o = Vec::new();
+            if write_short_f32(&mut o, v) {
+                assert_eq!(
+                    String::from_utf8(o).unwrap(),
+                    String::from_utf8(general(v)).unwrap(),
+                    "bits {:#x}",
+                    v.to_bits()
+                );
+                quick += 1;
+            } else {
+                assert!(o.is_empty());
+            }
+            checked += 1;
+        };
+        for k in 0..=10 {
+            let p = 10f64.powi(k);
+            for n in (0..2000u64).chain(999_999_000..1_000_001_000).chain((1..2000).map(|i| i * 4_999_999)) {
+                let v = (n as f64 / p) as f32;
+                for w in
+                    [v, -v, f32::from_bits(v.to_bits().wrapping_add(1)), f32::from_bits(v.to_bits().wrapping_sub(1))]
+                {
+                    check(w);
+                }
+            }
+        }
+        for b in (0..u32::MAX).step_by(4093).chain((1e-4f32.to_bits()..1e9f32.to_bits()).step_by(997)) {
+            check(f32::from_bits(b));
+        }
+        // Exact ties at the tenth digit (2^-13 is 0.0001220703125).
+        for e in -14..30 {
+            for m in 1..64u32 {
+                check(m as f32 * 2f32.powi(e));
+            }
+        }
+        assert!(checked > 1_000_000 && quick > 200_000, "{checked} {quick}");
+        assert_eq!(f32s(0.0001), "9.99999975e-05");
+        assert_eq!(f32s(0.5), "0.5");
+        assert_eq!(f32s(-2.25), "-2.25");
+        assert_eq!(f32s(100000000.0), "100000000");
+        assert_eq!(f32s(1e9), "1e+09");
     }
 
     #[test]

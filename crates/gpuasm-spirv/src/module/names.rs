@@ -72,11 +72,22 @@ impl IdNames {
             scratch: Vec::new(),
             candidate: Vec::new(),
             numeric: IdMap::with_cap(words.len() + 1),
+            numbers_given: false,
         };
         let Ok(mut parser) = InstructionParser::new(words, options) else {
             return b.names;
         };
+        let mut scanned = false;
         while let Some(Ok(inst)) = parser.next() {
+            // Function bodies usually name nothing: their results keep
+            // their numbers. Once that is sure, the pass stops (it was a
+            // fifth of spirv-dis-style printing, before the first line).
+            if inst.opcode == op::OpFunction && !scanned {
+                scanned = true;
+                if !b.numbers_given && !names_anything_from(words, inst.offset + inst.words.len()) {
+                    break;
+                }
+            }
             // A raw instruction names nothing, as in spirv-dis.
             if !inst.raw {
                 b.visit(&inst);
@@ -143,6 +154,33 @@ struct Builder {
     /// name of most ids is its own number, and only such names can clash
     /// with it.
     numeric: IdMap<()>,
+    /// Whether some id was given a canonical decimal name other than its
+    /// own number: a later result with that number then gets a suffix.
+    numbers_given: bool,
+}
+
+/// Whether an instruction from word `at` on can name an id: spirv-dis's
+/// naming rules ([`Builder::visit`]) give names only through these opcodes.
+/// Any other instruction's result keeps its number, which it has without
+/// being visited unless the number was given away (`numbers_given`).
+/// Reads opcodes and word counts only; stops where the parser would fail
+/// on a word count of zero (no name is found past that point).
+fn names_anything_from(words: &[u32], mut at: usize) -> bool {
+    while let Some(&first) = words.get(at) {
+        if names_something(first as u16) {
+            return true;
+        }
+        match (first >> 16) as usize {
+            0 => return false,
+            wc => at += wc,
+        }
+    }
+    false
+}
+
+fn names_something(opcode: u16) -> bool {
+    matches!(opcode, op::OpName | op::OpDecorate | op::OpConstant | op::OpConstantTrue | op::OpConstantFalse)
+        || crate::grammar::instruction_index(opcode).is_some_and(|i| crate::grammar::INSTRUCTIONS[i].declares_type)
 }
 
 /// The value of a name that is a canonical decimal `u32` ("0", "17"; not
@@ -357,6 +395,7 @@ impl Builder {
                 return false;
             }
             self.numeric.insert(v, ());
+            self.numbers_given |= v != id;
             if v == id {
                 self.names.ranges.insert(id, OWN_NUMBER);
                 return true;
@@ -454,4 +493,40 @@ const BUILTIN_NAMES: &[(&str, &str)] = &[
 fn builtin_name(value: u32) -> Option<&'static str> {
     let e = OperandKind::BuiltIn.enumerant(value)?;
     BUILTIN_NAMES.iter().find(|(k, _)| *k == e.name || e.aliases.contains(k)).map(|&(_, v)| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::module::Module;
+
+    /// The names of `ids` in the module `src` assembles to (ids numbered in
+    /// order of appearance). Expected names are spirv-dis 2025.5's.
+    fn names(src: &str, ids: &[u32]) -> Vec<Option<String>> {
+        let words = crate::text::assemble(src, &Default::default()).unwrap();
+        let module = Module::read(&words).unwrap();
+        ids.iter().map(|&id| module.name(id).map(str::to_owned)).collect()
+    }
+
+    const HEAD: &str = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n";
+    const BODY: &str = "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%main = OpFunction %void None %fn\n\
+                        %entry = OpLabel\n%x = OpUndef %void\nOpReturn\nOpFunctionEnd\n";
+
+    #[test]
+    fn a_number_given_as_a_name_renames_a_result_inside_a_function() {
+        // %main is 1, %x is 5: `%5_0 = OpUndef %void`.
+        let src = format!("{HEAD}OpName %main \"5\"\n{BODY}");
+        assert_eq!(names(&src, &[1, 5]), [Some("5".into()), Some("5_0".into())]);
+    }
+
+    #[test]
+    fn types_and_constants_after_the_functions_are_named() {
+        let src = format!("{HEAD}OpName %main \"main\"\n{BODY}%int = OpTypeInt 32 1\n%one = OpConstant %int 1\n");
+        assert_eq!(names(&src, &[1, 6, 7]), [Some("main".into()), Some("int".into()), Some("int_1".into())]);
+    }
+
+    #[test]
+    fn results_inside_functions_keep_their_numbers() {
+        let src = format!("{HEAD}{BODY}");
+        assert_eq!(names(&src, &[1, 2, 3, 4, 5]), [Some("void".into()), None, None, None, None]);
+    }
 }
