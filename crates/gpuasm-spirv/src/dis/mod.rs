@@ -247,7 +247,7 @@ fn run<'a>(
         ..ParserOptions::default()
     };
     if split::applies(words, options) {
-        return split::run(words, &header, options, parser_options, out, sink, split::cut_target(words.len(), options));
+        return split::run(words, &header, options, parser_options, out, sink, &split::cuts(words.len(), options));
     }
     run_serial(words, &header, options, parser_options, out, sink)
 }
