@@ -1,5 +1,7 @@
 //! The first byte picks disassembler options, the rest is a module. Must
 //! never panic; an error must leave the text of the instructions before it.
+//! The friendly-names pass, which stops early where it may, must name every
+//! id as walking the whole module does.
 #![no_main]
 use gpuasm_spirv::binary::words_from_bytes;
 use gpuasm_spirv::dis::{disassemble_into, DisOptions};
@@ -21,4 +23,7 @@ fuzz_target!(|data: &[u8]| {
         .all_ext_inst_names(flags & 5 == 5);
     let mut out = Vec::new();
     let _ = disassemble_into(&words, &options, &mut out);
+    if let Err(id) = gpuasm_spirv::module::names::IdNames::check_early_stop(&words) {
+        panic!("the names pass stopping early names id {id} otherwise");
+    }
 });

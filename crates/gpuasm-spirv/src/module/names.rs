@@ -63,6 +63,13 @@ impl IdNames {
     /// Friendly names for every id of the module. A parse error stops the
     /// pass; names found before it are kept.
     pub(crate) fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
+        IdNames::friendly_walk(words, options, true)
+    }
+
+    /// The pass, stopping early where it may (`early`) or walking every
+    /// instruction as spirv-dis does (to check that stopping changes
+    /// nothing).
+    fn friendly_walk(words: &[u32], options: ParserOptions, early: bool) -> IdNames {
         let mut b = Builder {
             names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len() / 8) },
             // About one name per 32 words on large modules; growing the
@@ -77,7 +84,7 @@ impl IdNames {
         let Ok(mut parser) = InstructionParser::new(words, options) else {
             return b.names;
         };
-        let mut scanned = false;
+        let mut scanned = !early;
         while let Some(Ok(inst)) = parser.next() {
             // Function bodies usually name nothing: their results keep
             // their numbers. Once that is sure, the pass stops (it was a
@@ -94,6 +101,20 @@ impl IdNames {
             }
         }
         b.names
+    }
+
+    /// Whether stopping the pass early gives every id below `words.len()`
+    /// the name walking every instruction gives it; the first id that
+    /// differs otherwise (for the fuzz targets and tests).
+    #[cfg(feature = "test-switches")]
+    #[doc(hidden)]
+    pub fn check_early_stop(words: &[u32]) -> Result<(), u32> {
+        let options = ParserOptions::default().check_bound(false);
+        let (early, full) = (Self::friendly_walk(words, options, true), Self::friendly_walk(words, options, false));
+        match (0..words.len() as u32).find(|&id| early.get(id) != full.get(id)) {
+            Some(id) => Err(id),
+            None => Ok(()),
+        }
     }
 
     /// Appends the name of `id` (without `%`).
@@ -522,6 +543,26 @@ mod tests {
     fn types_and_constants_after_the_functions_are_named() {
         let src = format!("{HEAD}OpName %main \"main\"\n{BODY}%int = OpTypeInt 32 1\n%one = OpConstant %int 1\n");
         assert_eq!(names(&src, &[1, 6, 7]), [Some("main".into()), Some("int".into()), Some("int_1".into())]);
+    }
+
+    /// Over every module of the disassembler's corpus, whole and cut short.
+    #[test]
+    fn stopping_early_names_every_id_as_the_whole_walk_does() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/spv");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "spv") {
+                continue;
+            }
+            let Ok((words, _)) = crate::binary::words_from_bytes(&std::fs::read(&path).unwrap()) else { continue };
+            for len in [words.len(), words.len() * 2 / 3] {
+                let r = super::IdNames::check_early_stop(&words[..len]);
+                assert_eq!(r, Ok(()), "{} cut short to {len} words", path.display());
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
