@@ -1,7 +1,8 @@
 //! Duplicate removal over the merged module, as the peer's
 //! `RemoveDuplicatesPass`: capabilities, extensions and extended
 //! instruction imports by value, types by structure (decorations
-//! included, names not), then decorations that became identical.
+//! included, names not) and forward pointers by the type they announce,
+//! then decorations that became identical.
 
 use super::ir::{is_decoration, string_at, Ins, Linked, Section};
 use std::collections::{HashMap, HashSet};
@@ -113,6 +114,16 @@ fn remove_duplicate_types(linked: &mut Linked) {
             }
         }
     }
+    // A forward pointer repeats another when their storage classes match
+    // and their pointer types are equal: the peer compares the pointer types
+    // by structure, which here is their surviving equal.
+    let mut seen = HashSet::new();
+    linked.section(Section::TypesValues).retain(|i| {
+        i.opcode() != 39 || i.words.len() < 3 || {
+            let target = i.words[1];
+            seen.insert((canon.get(&target).copied().unwrap_or(target), i.words[2]))
+        }
+    });
     if dups.is_empty() {
         return;
     }
