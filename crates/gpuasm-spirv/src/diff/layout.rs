@@ -2,9 +2,14 @@
 //! spirv-diff compares: instructions sorted into the module's sections,
 //! functions split into parameters and blocks, and each line instruction
 //! (`OpLine`, `OpNoLine`, `DebugLine`, `DebugNoLine`) attached to the
-//! instruction after it rather than standing on its own. `DebugScope` and
-//! `DebugNoScope` are dropped, as the optimizer folds them into scopes.
-//! Instructions are named by their index in [`Module::insts`].
+//! instruction after it rather than standing on its own. As the optimizer's
+//! loader does, a line also carries over: each later instruction up to the
+//! block's end gets a copy of it (a `DebugLine` copy takes a new id, past
+//! the header's bound). `DebugScope` and `DebugNoScope` are dropped, as the
+//! optimizer folds them into scopes.
+//!
+//! Instructions are named by their index in [`Module::insts`]; a copied
+//! line instruction by an index past those (see [`Layout::copies`]).
 
 use super::DiffError;
 use crate::binary::ExtSet;
@@ -50,8 +55,13 @@ pub(crate) struct Layout {
     pub types_values: Vec<usize>,
     pub functions: Vec<Function>,
     /// The line instructions attached to an instruction (those just before
-    /// it).
+    /// it, or a copy of the last line carried over).
     pub lines: FxHashMap<usize, Vec<usize>>,
+    /// Copies of line instructions: the original's index and the copy's
+    /// result id (0 for `OpLine`). Copy `k` is instruction `insts + k`.
+    pub copies: Vec<(usize, u32)>,
+    /// The id bound once the copies took theirs.
+    pub bound: u32,
 }
 
 // Instruction numbers shared by the DebugInfo sets.
@@ -107,8 +117,11 @@ impl Layout {
     /// Sorts `m`'s instructions as the optimizer's loader does, rejecting
     /// what it rejects.
     pub fn new(m: &Module) -> Result<Layout, DiffError> {
-        let mut l = Layout::default();
+        let mut l = Layout { bound: m.header().bound, ..Layout::default() };
+        let n = m.insts().len();
         let mut pending: Vec<usize> = Vec::new();
+        // The line carried over to the next instruction without its own.
+        let mut last_line: Option<usize> = None;
         let mut function: Option<Function> = None;
         let mut block: Option<Block> = None;
         let bad = |i: usize, what: &str| DiffError::Layout { inst: i, message: what.to_string() };
@@ -120,6 +133,7 @@ impl Layout {
                 || opcode == op::OpNoLine
                 || (kind == SetKind::ShaderDebugInfo && (number == DEBUG_LINE || number == DEBUG_NO_LINE));
             if is_line {
+                last_line = None;
                 pending.push(i);
                 continue;
             }
@@ -127,8 +141,17 @@ impl Layout {
             if debug_info && (number == DEBUG_SCOPE || number == DEBUG_NO_SCOPE) {
                 continue;
             }
-            if !pending.is_empty() {
+            if let Some(&last) = pending.last() {
+                let no_line = m.opcode(last) == op::OpNoLine
+                    || (set_kind(m, last) == SetKind::ShaderDebugInfo && ext_number(m, last) == DEBUG_NO_LINE);
+                if !no_line {
+                    last_line = Some(l.copy(m, last));
+                }
                 l.lines.insert(i, std::mem::take(&mut pending));
+            } else if let Some(line) = last_line {
+                l.lines.insert(i, vec![line]);
+                let original = if line >= n { l.copies[line - n].0 } else { line };
+                last_line = Some(l.copy(m, original));
             }
             match opcode {
                 op::OpFunction => {
@@ -174,6 +197,7 @@ impl Layout {
                     };
                     b.insts.push(i);
                     f.blocks.push(b);
+                    last_line = None;
                 }
                 op::OpGraphARM | op::OpGraphEndARM => return Err(bad(i, "graphs are not supported")),
                 _ => {
@@ -216,6 +240,25 @@ impl Layout {
             return Err(DiffError::Layout { inst: m.insts().len(), message: "missing OpMemoryModel".into() });
         }
         Ok(l)
+    }
+
+    /// A copy of line instruction `original`; a `DebugLine` copy takes the
+    /// next id, as the optimizer's loader gives it one.
+    fn copy(&mut self, m: &Module, original: usize) -> usize {
+        // The optimizer's id limit, past which it hands out 0.
+        const MAX_ID_BOUND: u32 = 0x3f_ffff;
+        let id = if m.opcode(original) == op::OpExtInst {
+            if self.bound < MAX_ID_BOUND {
+                self.bound += 1;
+                self.bound - 1
+            } else {
+                0
+            }
+        } else {
+            0
+        };
+        self.copies.push((original, id));
+        m.insts().len() + self.copies.len() - 1
     }
 
     /// Places an instruction outside any function.

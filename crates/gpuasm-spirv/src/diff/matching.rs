@@ -47,7 +47,7 @@ pub(crate) struct Differ<'m> {
 
 impl<'m> Differ<'m> {
     pub fn new(src: Side<'m>, dst: Side<'m>, options: DiffOptions) -> Self {
-        let map = SrcDstIdMap::new(src.bound, src.m.insts().len(), dst.bound, dst.m.insts().len());
+        let map = SrcDstIdMap::new(src.bound, src.inst_count(), dst.bound, dst.inst_count());
         Differ { src, dst, map, options, failed: None }
     }
 
@@ -170,9 +170,7 @@ impl<'m> Differ<'m> {
         if opcode == op::OpExtInst && !self.operands_match(si, di, 0, 2) {
             return false;
         }
-        if self.src.m.insts()[si].info().has_result_type
-            && !self.ids_match_fuzzy(self.src.type_id(si), self.dst.type_id(di))
-        {
+        if self.src.info(si).has_result_type && !self.ids_match_fuzzy(self.src.type_id(si), self.dst.type_id(di)) {
             return false;
         }
         let words = self.src.num_in_operand_words(si);
@@ -388,7 +386,7 @@ impl<'m> Differ<'m> {
     }
 
     fn match_types(&mut self) {
-        let accept = |s: &Side<'m>, i: usize| s.m.insts()[i].info().declares_type.then(|| s.result_id(i));
+        let accept = |s: &Side<'m>, i: usize| s.info(i).declares_type.then(|| s.result_id(i));
         let mut pools = (
             self.pool(Which::Src, &self.src.layout.types_values.clone(), accept),
             self.pool(Which::Dst, &self.dst.layout.types_values.clone(), accept),
@@ -455,7 +453,7 @@ impl<'m> Differ<'m> {
 
     fn match_constants(&mut self) {
         let accept = |s: &Side<'m>, i: usize| {
-            let info = s.m.insts()[i].info();
+            let info = s.info(i);
             (info.class == "Constant-Creation" && info.has_result).then(|| s.result_id(i))
         };
         let mut pools = (

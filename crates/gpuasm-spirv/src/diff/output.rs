@@ -45,8 +45,8 @@ impl Differ<'_> {
             );
             self.header_line(
                 &mut p,
-                sh.bound == mapped_bound,
-                |o| write_header_number(o, b"; Bound: ", sh.bound),
+                self.src.bound == mapped_bound,
+                |o| write_header_number(o, b"; Bound: ", self.src.bound),
                 |o| write_header_number(o, b"; Bound: ", mapped_bound),
             );
             self.header_line(
@@ -71,7 +71,7 @@ impl Differ<'_> {
                 self.write(&mut p, Which::Src, sm);
                 self.color(&mut p, GREEN);
                 p.out().push(b'+');
-                p.instruction(&self.dst.m.view(dm), None);
+                p.instruction(&self.dst.view(dm), None);
                 self.color(&mut p, RESET);
             }
         }
@@ -139,9 +139,9 @@ impl Differ<'_> {
     /// Prints an instruction; a dst one with src's ids.
     fn write(&self, p: &mut Printer<'_, '_>, which: Which, i: usize) {
         match which {
-            Which::Src => p.instruction(&self.src.m.view(i), None),
+            Which::Src => p.instruction(&self.src.view(i), None),
             Which::Dst => {
-                let view = self.dst.m.view(i);
+                let view = self.dst.view(i);
                 let mut words = view.words.to_vec();
                 for o in view.operands {
                     if is_id(o.kind) {
@@ -224,7 +224,7 @@ impl Differ<'_> {
             let d = self.map.dst_id(id);
             if let (Some(i), true) = (self.src.inst(id), d != 0) {
                 // spirv-diff names opcodes without their `Op`.
-                let name = self.src.m.insts()[i].info().name;
+                let name = self.src.info(i).name;
                 let _ = writeln!(out, "{id:>4} -> {d:>4} [{}]", name.strip_prefix("Op").unwrap_or(name));
             }
         }

@@ -36,12 +36,12 @@ pub(crate) struct Side<'m> {
 impl<'m> Side<'m> {
     pub fn new(m: &'m Module<'m>) -> Result<Side<'m>, DiffError> {
         let layout = Layout::new(m)?;
-        let bound = m.header().bound;
         // Every table is indexed by id: refuse a bound far past what the
         // module could use rather than allocate for it.
-        if bound as usize > 4 * m.words().len() + 1024 {
-            return Err(DiffError::Bound { bound, words: m.words().len() });
+        if m.header().bound as usize > 4 * m.words().len() + 1024 {
+            return Err(DiffError::Bound { bound: m.header().bound, words: m.words().len() });
         }
+        let bound = layout.bound;
         let n = bound as usize;
         let mut side = Side {
             m,
@@ -64,7 +64,8 @@ impl<'m> Side<'m> {
             defined.extend(l.function_insts(f));
         }
         for i in defined {
-            if let Some(id) = m.insts()[i].result_id() {
+            let id = side.result_id(i);
+            if id != 0 {
                 if let Some(slot) = side.inst_map.get_mut(id as usize) {
                     *slot = i as u32;
                 }
@@ -114,8 +115,34 @@ impl<'m> Side<'m> {
         }
     }
 
+    /// Instructions and line copies.
+    pub fn inst_count(&self) -> usize {
+        self.m.insts().len() + self.layout.copies.len()
+    }
+
+    /// The module instruction `i` is (a copy's original).
+    pub fn orig(&self, i: usize) -> usize {
+        let n = self.m.insts().len();
+        if i < n {
+            i
+        } else {
+            self.layout.copies[i - n].0
+        }
+    }
+
+    pub fn info(&self, i: usize) -> &'static crate::grammar::InstructionInfo {
+        self.m.insts()[self.orig(i)].info()
+    }
+
+    /// Instruction `i` for printing.
+    pub fn view(&self, i: usize) -> crate::binary::Instruction<'_> {
+        let mut view = self.m.view(self.orig(i));
+        view.result_id = self.result_id(i);
+        view
+    }
+
     pub fn opcode(&self, i: usize) -> u16 {
-        self.m.opcode(i)
+        self.m.opcode(self.orig(i))
     }
 
     /// The opcode of the instruction defining `id`.
@@ -124,31 +151,38 @@ impl<'m> Side<'m> {
     }
 
     pub fn result_id(&self, i: usize) -> u32 {
-        self.m.insts()[i].result_id().unwrap_or(0)
+        let n = self.m.insts().len();
+        if i < n {
+            self.m.insts()[i].result_id().unwrap_or(0)
+        } else {
+            self.layout.copies[i - n].1
+        }
     }
 
     pub fn type_id(&self, i: usize) -> u32 {
-        self.m.insts()[i].result_type().unwrap_or(0)
+        self.m.insts()[self.orig(i)].result_type().unwrap_or(0)
     }
 
     pub fn num_operands(&self, i: usize) -> usize {
-        self.m.operands(i).len()
+        self.m.operands(self.orig(i)).len()
     }
 
     /// Where the in operands start.
     fn in_start(&self, i: usize) -> usize {
-        let info = self.m.insts()[i].info();
+        let info = self.info(i);
         info.has_result_type as usize + info.has_result as usize
     }
 
     /// The words of in operands, summed (the optimizer's
     /// `NumInOperandWords`).
     pub fn num_in_operand_words(&self, i: usize) -> usize {
-        self.m.operands(i)[self.in_start(i).min(self.num_operands(i))..].iter().map(|o| o.num_words as usize).sum()
+        let operands = self.m.operands(self.orig(i));
+        operands[self.in_start(i).min(operands.len())..].iter().map(|o| o.num_words as usize).sum()
     }
 
     /// Operand `k`: its kind and words.
     pub fn operand(&self, i: usize, k: usize) -> Option<(OperandKind, &'m [u32])> {
+        let i = self.orig(i);
         let o = *self.m.operands(i).get(k)?;
         let start = self.m.insts()[i].offset() + o.offset as usize;
         Some((o.kind, &self.m.words()[start..start + o.num_words as usize]))
