@@ -107,9 +107,10 @@ impl DiffOptions {
 pub enum DiffError {
     /// The module's layout is one SPIRV-Tools' optimizer does not load
     /// (spirv-diff reports "error: Loading src file").
-    #[error("instruction {inst}: {message}")]
+    #[error("instruction {}: {message}", inst + 1)]
     Layout {
-        /// Index of the offending instruction (the count, for the end).
+        /// Index of the offending instruction, from 0 (the count, for the
+        /// end); shown from 1.
         inst: usize,
         /// What is wrong.
         message: String,
