@@ -68,3 +68,25 @@ fn diff_matches_spirv_diff() {
     }
     assert!(failures.is_empty(), "{} of {total} diff cases fail:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// A small module with the given header bound.
+fn with_bound(bound: u32) -> Vec<u32> {
+    let text = "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%1 = OpTypeVoid\n";
+    let mut words = assemble(text, &AsmOptions::default()).unwrap();
+    words[3] = bound;
+    words
+}
+
+#[test]
+fn bound_past_the_module_size() {
+    // spirv-opt leaves the bound of the larger module it started from: such
+    // a module is compared, its bound shown as the header has it.
+    let words = with_bound(100_000);
+    let m = Module::read_with(&words, ParserOptions::default().check_bound(false)).unwrap();
+    let text = String::from_utf8(diff(&m, &m, &DiffOptions::default()).unwrap()).unwrap();
+    assert!(text.contains("\n ; Bound: 100000\n"), "{text}");
+    // A bound no module could need is refused, not allocated for.
+    let words = with_bound(u32::MAX);
+    let m = Module::read_with(&words, ParserOptions::default().check_bound(false)).unwrap();
+    assert!(diff(&m, &m, &DiffOptions::default()).is_err());
+}

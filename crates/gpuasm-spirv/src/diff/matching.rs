@@ -153,7 +153,10 @@ impl<'m> Differ<'m> {
     }
 
     fn operand_matches_fuzzy(&self, s: Operand<'_>, d: Operand<'_>) -> bool {
-        let (Some((sk, sw)), Some((dk, dw))) = (s, d) else { return true };
+        // Past the last operand spirv-diff reads beyond its operand list
+        // (undefined behaviour); what it reads there has not been seen to
+        // match.
+        let (Some((sk, sw)), Some((dk, dw))) = (s, d) else { return false };
         if sk != dk {
             return false;
         }
@@ -177,8 +180,9 @@ impl<'m> Differ<'m> {
         if words != self.dst.num_in_operand_words(di) {
             return false;
         }
-        // spirv-diff counts operands up to the word count; past the last
-        // operand (multi-word literals) nothing is compared.
+        // spirv-diff counts operands up to the word count, so an instruction
+        // with a multi-word literal (a string, a 64-bit number) is compared
+        // past its last operand.
         (0..words).all(|k| self.operand_matches_fuzzy(self.src.in_operand(si, k), self.dst.in_operand(di, k)))
     }
 

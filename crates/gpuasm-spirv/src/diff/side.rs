@@ -8,6 +8,7 @@ use super::DiffError;
 use crate::binary::literal_string_bytes;
 use crate::grammar::{op, Category, OperandKind};
 use crate::module::Module;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// "No instruction" in the id table.
@@ -22,11 +23,11 @@ pub(crate) struct Side<'m> {
     /// grown with empty entries for fresh ids before output).
     inst_map: Vec<u32>,
     /// id -> its OpName and OpMemberName instructions.
-    names: Vec<Vec<u32>>,
+    names: FxHashMap<u32, Vec<u32>>,
     /// id -> its OpDecorate and OpMemberDecorate instructions.
-    decorations: Vec<Vec<u32>>,
+    decorations: FxHashMap<u32, Vec<u32>>,
     /// id -> the OpTypeForwardPointer that declares it.
-    forward_pointers: Vec<u32>,
+    forward_pointers: FxHashMap<u32, u32>,
     /// Function id -> the function's place in the layout, in id order.
     pub funcs: BTreeMap<u32, usize>,
     /// Function id -> its body in structured order.
@@ -36,9 +37,12 @@ pub(crate) struct Side<'m> {
 impl<'m> Side<'m> {
     pub fn new(m: &'m Module<'m>) -> Result<Side<'m>, DiffError> {
         let layout = Layout::new(m)?;
-        // Every table is indexed by id: refuse a bound far past what the
-        // module could use rather than allocate for it.
-        if m.header().bound as usize > 4 * m.words().len() + 1024 {
+        // The id tables are indexed by id: refuse a bound far past both what
+        // the module could use and what SPIRV-Tools' optimizer allows
+        // (optimized modules keep the bound of their larger originals)
+        // rather than allocate for it.
+        const OPTIMIZER_MAX_BOUND: usize = 0x40_0000;
+        if m.header().bound as usize > (4 * m.words().len() + 1024).max(OPTIMIZER_MAX_BOUND) {
             return Err(DiffError::Bound { bound: m.header().bound, words: m.words().len() });
         }
         let bound = layout.bound;
@@ -48,9 +52,9 @@ impl<'m> Side<'m> {
             layout,
             bound,
             inst_map: vec![NONE; n],
-            names: vec![Vec::new(); n],
-            decorations: vec![Vec::new(); n],
-            forward_pointers: vec![NONE; n],
+            names: FxHashMap::default(),
+            decorations: FxHashMap::default(),
+            forward_pointers: FxHashMap::default(),
             funcs: BTreeMap::new(),
             bodies: BTreeMap::new(),
         };
@@ -76,21 +80,21 @@ impl<'m> Side<'m> {
             infos.extend_from_slice(section);
         }
         for i in infos {
-            let target = side.single_word_operand(i, 0) as usize;
+            let target = side.single_word_operand(i, 0);
+            // spirv-diff's tables hold ids below the bound only.
+            if target as usize >= n {
+                continue;
+            }
             let list = match m.opcode(i) {
                 op::OpName | op::OpMemberName => &mut side.names,
                 op::OpDecorate | op::OpMemberDecorate => &mut side.decorations,
                 op::OpTypeForwardPointer => {
-                    if let Some(slot) = side.forward_pointers.get_mut(target) {
-                        *slot = i as u32;
-                    }
+                    side.forward_pointers.insert(target, i as u32);
                     continue;
                 }
                 _ => continue,
             };
-            if let Some(entry) = list.get_mut(target) {
-                entry.push(i as u32);
-            }
+            list.entry(target).or_default().push(i as u32);
         }
         for (k, f) in side.layout.functions.iter().enumerate() {
             side.funcs.insert(f.id, k);
@@ -203,7 +207,7 @@ impl<'m> Side<'m> {
 
     /// The first OpName of `id`.
     pub fn name(&self, id: u32) -> Option<&'m [u8]> {
-        let list = self.names.get(id as usize)?;
+        let list = self.names.get(&id)?;
         let i = *list.iter().find(|&&i| self.opcode(i as usize) == op::OpName)? as usize;
         Some(self.operand(i, 1).map_or(&[][..], |(_, w)| literal_string_bytes(w)))
     }
@@ -217,7 +221,7 @@ impl<'m> Side<'m> {
 
     /// The value of `OpDecorate id decoration value`.
     pub fn decoration(&self, id: u32, decoration: u32) -> Option<u32> {
-        let list = self.decorations.get(id as usize)?;
+        let list = self.decorations.get(&id)?;
         list.iter().map(|&i| i as usize).find_map(|i| {
             (self.opcode(i) == op::OpDecorate
                 && self.single_word_operand(i, 0) == id
@@ -227,7 +231,7 @@ impl<'m> Side<'m> {
     }
 
     pub fn forward_pointer(&self, id: u32) -> Option<usize> {
-        self.forward_pointers.get(id as usize).copied().filter(|&i| i != NONE).map(|i| i as usize)
+        self.forward_pointers.get(&id).map(|&i| i as usize)
     }
 
     /// Whether `id` is a struct with a member decorated BuiltIn Position,
@@ -235,7 +239,7 @@ impl<'m> Side<'m> {
     /// BuiltIn member decoration decides).
     pub fn is_per_vertex_type(&self, id: u32) -> bool {
         const BUILT_IN: u32 = 11;
-        let Some(list) = self.decorations.get(id as usize) else { return false };
+        let Some(list) = self.decorations.get(&id) else { return false };
         for &i in list {
             let i = i as usize;
             if self.opcode(i) == op::OpMemberDecorate
