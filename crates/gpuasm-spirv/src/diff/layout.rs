@@ -334,14 +334,11 @@ impl Layout {
         for &p in f.params.iter().chain(&f.header_debug) {
             self.push_with_lines(&mut out, p);
         }
-        match f.blocks.first() {
-            Some(b) => out.extend_from_slice(self.lines.get(&b.label).map_or(&[][..], |v| v)),
-            None => {
-                self.push_with_lines(&mut out, f.end);
-                for &i in &f.non_semantic {
-                    self.push_with_lines(&mut out, i);
-                }
-            }
+        // A declaration's header would run on to its OpFunctionEnd, which
+        // its body ends with too (spirv-diff crashes on declarations; here
+        // the OpFunctionEnd is shown once, with the body).
+        if let Some(b) = f.blocks.first() {
+            out.extend_from_slice(self.lines.get(&b.label).map_or(&[][..], |v| v));
         }
         out
     }
