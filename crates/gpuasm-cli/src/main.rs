@@ -6,6 +6,7 @@ mod io;
 mod alloc;
 mod asm;
 mod cfg;
+mod diff;
 mod dis;
 mod lesspipe;
 mod link;
@@ -38,6 +39,8 @@ enum Command {
     As(asm::AsArgs),
     /// Control-flow graphs of a SPIR-V module (dot identical to spirv-cfg, or JSON).
     Cfg(cfg::CfgArgs),
+    /// Compare two SPIR-V modules (output identical to spirv-diff).
+    Diff(diff::DiffArgs),
     /// Disassemble a SPIR-V binary (output identical to spirv-dis).
     Dis(dis::DisArgs),
     /// Link modules into one (output identical to spirv-link).
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::As(args) => asm::run(args),
         Command::Cfg(args) => cfg::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Dis(args) => dis::run(args),
         Command::Link(args) => link::run(args),
         Command::MaliPp(cmd) => mali::run(cmd),

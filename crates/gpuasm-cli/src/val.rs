@@ -214,7 +214,7 @@ pub type Writer<'a> = &'a dyn Fn(&[u32]) -> Result<()>;
 /// number (in either byte order) and has no NUL byte near its start (every
 /// module's header has some). An empty input is read as a binary, which
 /// reports it.
-fn is_text(bytes: &[u8]) -> bool {
+pub(crate) fn is_text(bytes: &[u8]) -> bool {
     if bytes.len() >= 4 {
         let w = [bytes[0], bytes[1], bytes[2], bytes[3]];
         if u32::from_le_bytes(w) == MAGIC || u32::from_be_bytes(w) == MAGIC {

@@ -27,6 +27,7 @@
 
 pub mod binary;
 pub mod cfg;
+pub mod diff;
 pub mod dis;
 pub mod grammar;
 pub mod link;

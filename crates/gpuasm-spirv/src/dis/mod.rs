@@ -334,7 +334,7 @@ pub(crate) struct Printer<'a, 'n> {
 }
 
 impl<'a, 'n> Printer<'a, 'n> {
-    fn new(opts: &'a DisOptions, names: &'n IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
+    pub(crate) fn new(opts: &'a DisOptions, names: &'n IdNames, out: Vec<u8>, sink: Option<&'a mut dyn Write>) -> Self {
         Printer {
             opts,
             names,
@@ -366,29 +366,17 @@ impl<'a, 'n> Printer<'a, 'n> {
     }
 
     fn header(&mut self, h: &Header) {
-        let (major, minor) = h.version_parts();
         let o = &mut self.out;
-        o.extend_from_slice(b"; SPIR-V\n; Version: ");
-        number::write_uint(o, major as u64);
-        o.push(b'.');
-        number::write_uint(o, minor as u64);
-        o.extend_from_slice(b"\n; Generator: ");
-        let tool = (h.generator >> 16) as u16;
-        match grammar::generator_name(tool) {
-            Some(name) => o.extend_from_slice(name.as_bytes()),
-            None => {
-                o.extend_from_slice(b"Unknown(");
-                number::write_uint(o, tool as u64);
-                o.push(b')');
-            }
-        }
-        o.extend_from_slice(b"; ");
-        number::write_uint(o, (h.generator & 0xffff) as u64);
-        o.extend_from_slice(b"\n; Bound: ");
-        number::write_uint(o, h.bound as u64);
-        o.extend_from_slice(b"\n; Schema: ");
-        number::write_uint(o, h.schema as u64);
-        o.push(b'\n');
+        o.extend_from_slice(b"; SPIR-V\n");
+        write_header_version(o, h.version);
+        write_header_generator(o, h.generator);
+        write_header_number(o, b"; Bound: ", h.bound);
+        write_header_number(o, b"; Schema: ", h.schema);
+    }
+
+    /// The text built so far (`gpuasm diff` interleaves its own marks).
+    pub(crate) fn out(&mut self) -> &mut Vec<u8> {
+        &mut self.out
     }
 
     /// The `--comment` banners that open sections.
@@ -657,6 +645,39 @@ impl<'a, 'n> Printer<'a, 'n> {
             out.extend_from_slice(RESET);
         }
     }
+}
+
+/// The header's `; Version: 1.N` line.
+pub(crate) fn write_header_version(o: &mut Vec<u8>, version: u32) {
+    o.extend_from_slice(b"; Version: ");
+    number::write_uint(o, ((version >> 16) & 0xff) as u64);
+    o.push(b'.');
+    number::write_uint(o, ((version >> 8) & 0xff) as u64);
+    o.push(b'\n');
+}
+
+/// The header's `; Generator: <tool>; <version>` line.
+pub(crate) fn write_header_generator(o: &mut Vec<u8>, generator: u32) {
+    o.extend_from_slice(b"; Generator: ");
+    let tool = (generator >> 16) as u16;
+    match grammar::generator_name(tool) {
+        Some(name) => o.extend_from_slice(name.as_bytes()),
+        None => {
+            o.extend_from_slice(b"Unknown(");
+            number::write_uint(o, tool as u64);
+            o.push(b')');
+        }
+    }
+    o.extend_from_slice(b"; ");
+    number::write_uint(o, (generator & 0xffff) as u64);
+    o.push(b'\n');
+}
+
+/// A header line of `label` and a number (`; Bound: `, `; Schema: `).
+pub(crate) fn write_header_number(o: &mut Vec<u8>, label: &[u8], value: u32) {
+    o.extend_from_slice(label);
+    number::write_uint(o, value as u64);
+    o.push(b'\n');
 }
 
 /// Appends `n` spaces; the usual indentation without a call to `memset`.

@@ -1,0 +1,1 @@
+spirv-diff --with-id-map --no-indent a.spv b.spv

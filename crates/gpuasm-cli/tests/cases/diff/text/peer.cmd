@@ -1,0 +1,1 @@
+spirv-diff a.spvasm b.spvasm
