@@ -34,14 +34,7 @@ pub fn run(args: CfgArgs) -> Result<ExitCode> {
         Ok(read) => read,
         Err(code) => return Ok(code),
     };
-    // spirv-cfg, like spirv-dis, takes ids past the header's bound.
-    let module = match Module::read_with(&words, ParserOptions::default().check_bound(false)) {
-        Ok(m) => m,
-        Err(e) => {
-            messageln!("gpuasm: error: {name}: {e}");
-            return Ok(ExitCode::from(1));
-        }
-    };
+    let Some(module) = read_module(&words, &name) else { return Ok(ExitCode::from(1)) };
     // SPIRV-Tools' binary parser, which spirv-cfg runs, reads versions 1.0
     // to 1.6 only, with the word's high and low bytes zero.
     let version = module.header().version;
@@ -63,6 +56,15 @@ pub fn run(args: CfgArgs) -> Result<ExitCode> {
 /// Reads a module's words from a binary (either byte order) or hex text,
 /// as spirv-dis and spirv-cfg do; an input that is neither is reported and
 /// gives the exit code.
+/// Reads a module as spirv-cfg, spirv-diff and spirv-dis do, taking ids
+/// past the header's bound; `None` (the error reported) if it does not
+/// parse.
+pub fn read_module<'w>(words: &'w [u32], name: &str) -> Option<Module<'w>> {
+    Module::read_with(words, ParserOptions::default().check_bound(false))
+        .map_err(|e| messageln!("gpuasm: error: {name}: {e}"))
+        .ok()
+}
+
 pub fn read_words(path: Option<&Path>) -> Result<Result<(Vec<u32>, String), ExitCode>> {
     let (bytes, name) = read_input(path)?;
     let binary = bytes.len() >= 4 && {

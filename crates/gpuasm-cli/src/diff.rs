@@ -2,14 +2,14 @@
 //! byte for byte). Each input is a binary or assembly text, told by its
 //! content; text is assembled keeping its numeric ids, as spirv-diff does.
 
+use crate::cfg::read_module;
 use crate::io::{read_input, write_stdout};
 use crate::report;
 use anyhow::Result;
 use clap::Args;
 use gpuasm_diag::Severity;
-use gpuasm_spirv::binary::{words_of_bytes, ParserOptions};
+use gpuasm_spirv::binary::words_of_bytes;
 use gpuasm_spirv::diff::{diff, DiffOptions, Input};
-use gpuasm_spirv::module::Module;
 use gpuasm_spirv::text::{parse, text_from_bytes, AsmOptions};
 use gpuasm_spirv::TargetEnv;
 use std::io::IsTerminal;
@@ -52,13 +52,7 @@ pub struct DiffArgs {
 pub fn run(args: DiffArgs) -> Result<ExitCode> {
     let Some((src_words, src_name)) = load(&args.src)? else { return Ok(ExitCode::from(1)) };
     let Some((dst_words, dst_name)) = load(&args.dst)? else { return Ok(ExitCode::from(1)) };
-    let read = |words, name: &str| {
-        // spirv-diff, like spirv-dis, takes ids past the header's bound.
-        Module::read_with(words, ParserOptions::default().check_bound(false)).map_err(|e| {
-            messageln!("gpuasm: error: {name}: {e}");
-        })
-    };
-    let (Ok(src), Ok(dst)) = (read(&src_words, &src_name), read(&dst_words, &dst_name)) else {
+    let (Some(src), Some(dst)) = (read_module(&src_words, &src_name), read_module(&dst_words, &dst_name)) else {
         return Ok(ExitCode::from(1));
     };
     let options = DiffOptions::default()

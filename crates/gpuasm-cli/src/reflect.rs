@@ -2,12 +2,10 @@
 //! constants, specialisation constants and stage interface as JSON (schema
 //! in docs/reflect-json.md).
 
-use crate::cfg::read_words;
+use crate::cfg::{read_module, read_words};
 use crate::io::{write_atomically, write_stdout, Output};
 use anyhow::Result;
 use clap::Args;
-use gpuasm_spirv::binary::ParserOptions;
-use gpuasm_spirv::module::Module;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,13 +23,7 @@ pub fn run(args: ReflectArgs) -> Result<ExitCode> {
         Ok(read) => read,
         Err(code) => return Ok(code),
     };
-    let module = match Module::read_with(&words, ParserOptions::default().check_bound(false)) {
-        Ok(m) => m,
-        Err(e) => {
-            messageln!("gpuasm: error: {name}: {e}");
-            return Ok(ExitCode::from(1));
-        }
-    };
+    let Some(module) = read_module(&words, &name) else { return Ok(ExitCode::from(1)) };
     let text = serde_json::to_string_pretty(&gpuasm_spirv::reflect::reflect(&module))? + "\n";
     match Output::from_arg(args.output.as_deref(), None) {
         Output::Stdout => write_stdout(text.as_bytes())?,

@@ -8,6 +8,7 @@
 //! pairs come out.
 
 use super::idmap::SrcDstIdMap;
+use super::layout::Layout;
 use super::lcs::{longest_common_subsequence, Matched};
 use super::side::{is_id, Side};
 use super::{DiffError, DiffOptions};
@@ -217,6 +218,15 @@ impl<'m> Differ<'m> {
     // ---- ids by section ----
 
     /// The unpaired result ids of `section` that `accept` takes.
+    /// [`Self::pool`] on both sides, over the same section of each.
+    fn pools(
+        &self,
+        section: impl Fn(&Layout) -> &Vec<usize>,
+        get: impl Fn(&Side<'m>, usize) -> Option<u32> + Copy,
+    ) -> (Vec<u32>, Vec<u32>) {
+        (self.pool(Which::Src, section(&self.src.layout), get), self.pool(Which::Dst, section(&self.dst.layout), get))
+    }
+
     fn pool(&self, which: Which, section: &[usize], get: impl Fn(&Side<'m>, usize) -> Option<u32>) -> Vec<u32> {
         let side = self.side(which);
         let mut out = Vec::new();
@@ -256,10 +266,7 @@ impl<'m> Differ<'m> {
 
     fn match_ext_inst_imports(&mut self) {
         let result = |s: &Side<'m>, i: usize| Some(s.result_id(i));
-        let mut pools = (
-            self.pool(Which::Src, &self.src.layout.ext_inst_imports.clone(), result),
-            self.pool(Which::Dst, &self.dst.layout.ext_inst_imports.clone(), result),
-        );
+        let mut pools = self.pools(|l| &l.ext_inst_imports, result);
         self.match_ids(&mut pools, |d, si, di| {
             let name = |s: &Side<'m>, i| s.operand(i, 1).map(|(_, w)| literal_string_bytes(w));
             name(&d.src, si) == name(&d.dst, di)
@@ -350,8 +357,8 @@ impl<'m> Differ<'m> {
     fn match_forward_pointers(&mut self) {
         let pointer =
             |s: &Side<'m>, i: usize| (s.opcode(i) == op::OpTypeForwardPointer).then(|| s.single_word_operand(i, 0));
-        let src_ids = self.pool(Which::Src, &self.src.layout.types_values.clone(), pointer);
-        let dst_ids = self.pool(Which::Dst, &self.dst.layout.types_values.clone(), pointer);
+        let src_ids = self.pool(Which::Src, &self.src.layout.types_values, pointer);
+        let dst_ids = self.pool(Which::Dst, &self.dst.layout.types_values, pointer);
         let storage_class = |s: &Side<'m>, id: u32| s.inst(id).map_or(INVALID_KEY, |i| s.single_word_in_operand(i, 0));
         self.group_and_match(&src_ids, &dst_ids, INVALID_KEY, storage_class, |d, s, t| {
             let type_op = |side: &Side<'m>, id: u32| {
@@ -391,10 +398,7 @@ impl<'m> Differ<'m> {
 
     fn match_types(&mut self) {
         let accept = |s: &Side<'m>, i: usize| s.info(i).declares_type.then(|| s.result_id(i));
-        let mut pools = (
-            self.pool(Which::Src, &self.src.layout.types_values.clone(), accept),
-            self.pool(Which::Dst, &self.dst.layout.types_values.clone(), accept),
-        );
+        let mut pools = self.pools(|l| &l.types_values, accept);
         for flexibility in 0..2 {
             self.match_ids(&mut pools, |d, si, di| {
                 let opcode = d.src.opcode(si);
@@ -460,10 +464,7 @@ impl<'m> Differ<'m> {
             let info = s.info(i);
             (info.class == "Constant-Creation" && info.has_result).then(|| s.result_id(i))
         };
-        let mut pools = (
-            self.pool(Which::Src, &self.src.layout.types_values.clone(), accept),
-            self.pool(Which::Dst, &self.dst.layout.types_values.clone(), accept),
-        );
+        let mut pools = self.pools(|l| &l.types_values, accept);
         for flexibility in 0..2 {
             self.match_ids(&mut pools, |d, si, di| {
                 let opcode = d.src.opcode(si);
@@ -535,10 +536,7 @@ impl<'m> Differ<'m> {
 
     fn match_variables(&mut self) {
         let accept = |s: &Side<'m>, i: usize| (s.opcode(i) == op::OpVariable).then(|| s.result_id(i));
-        let mut pools = (
-            self.pool(Which::Src, &self.src.layout.types_values.clone(), accept),
-            self.pool(Which::Dst, &self.dst.layout.types_values.clone(), accept),
-        );
+        let mut pools = self.pools(|l| &l.types_values, accept);
         for flexibility in 0..2 {
             self.match_ids(&mut pools, |d, si, di| d.match_variable(si, di, flexibility));
         }
