@@ -422,6 +422,157 @@ impl<'w> InstructionParser<'w> {
         self.next_general(start)
     }
 
+    /// Moves past the instructions that start before `end` without decoding
+    /// them, for a reader whose partner prints them (`gpuasm dis` on two
+    /// threads): afterwards this parser reads on exactly as if it had read
+    /// them, provided they read without error, which the partner checks.
+    /// Only what later instructions are read with is kept: result ids and
+    /// their types, number types, imported sets. Instructions that may
+    /// change more than that, or that the full reading might return raw
+    /// (whose result ids are then not defined), are read in full; what they
+    /// notice (ids past the bound, undecoded instructions) is forgotten, as
+    /// the partner notices it. The error of such a reading that failed.
+    pub(crate) fn skip_to(&mut self, end: usize) -> Result<(), BinaryError> {
+        let noticed = (self.raw_count, self.first_raw.take(), self.past_bound);
+        let ok = self.skip_to_inner(end);
+        (self.raw_count, self.first_raw, self.past_bound) = noticed;
+        ok
+    }
+
+    fn skip_to_inner(&mut self, end: usize) -> Result<(), BinaryError> {
+        let words = self.words;
+        while self.pos < end && self.pos < words.len() && !self.failed {
+            let start = self.pos;
+            let first = words[start];
+            let wc = (first >> 16) as usize;
+            let skip = match words.get(start..start + wc) {
+                Some(inst) if wc != 0 => self.skippable(inst),
+                _ => None,
+            };
+            let Some(fast) = skip else {
+                match self.next() {
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => return Err(e),
+                    None => break,
+                }
+            };
+            if fast.result_offset != 0 && fast.result_offset < wc {
+                let id = words[start + fast.result_offset];
+                if id != 0 {
+                    let type_id = if fast.type_offset != 0 { words[start + fast.type_offset] } else { 0 };
+                    self.id_types.define(id, type_id);
+                }
+            }
+            self.pos = start + wc;
+        }
+        Ok(())
+    }
+
+    /// The facts of `inst` when [`Self::skip_to`] may hop over it: it
+    /// declares no type or set, and no operand could make the full reading
+    /// return it raw (an unknown enumerant, extended instruction or
+    /// opcode).
+    #[inline]
+    fn skippable(&self, inst: &[u32]) -> Option<&'static FastInfo> {
+        let layouts: &'static [FastInfo] = self.layouts;
+        let fast = &layouts[grammar::instruction_index(inst[0] as u16)?];
+        match fast.skip {
+            Skip::Never => None,
+            Skip::Always => Some(fast),
+            Skip::PlainEnums => {
+                let count = inst.len() - 1;
+                if count.wrapping_sub(fast.fit_min as usize) >= fast.fit_range as usize {
+                    return None;
+                }
+                let live = if count >= 64 { u64::MAX } else { (1u64 << count) - 1 };
+                let mut enums = fast.enum_mask & live;
+                while enums != 0 {
+                    let k = enums.trailing_zeros() as usize;
+                    enums &= enums - 1;
+                    if !enum_without_parameters(fast.layout[k].kind, inst[k + 1]) {
+                        return None;
+                    }
+                }
+                Some(fast)
+            }
+            Skip::KnownExtInst => {
+                let (set, number) = (*inst.get(3)?, *inst.get(4)?);
+                match self.imports.get(set)? {
+                    ExtSet::Known(set) if set.instruction(number)?.all_ids => Some(fast),
+                    ExtSet::Known(_) => None,
+                    ExtSet::UnknownNonSemantic => Some(fast),
+                }
+            }
+        }
+    }
+
+    /// Whether a parser that skips to any of `cuts` (see [`Self::skip_to`])
+    /// and reads on from there reads the rest as one reading the whole
+    /// module does, wherever that one meets no error before the cut; and
+    /// notices nothing while skipping. The first cut that differs, and
+    /// how, otherwise (for the fuzz targets and tests).
+    #[cfg(feature = "test-switches")]
+    #[doc(hidden)]
+    pub fn check_skip(words: &[u32], options: ParserOptions, cuts: &[usize]) -> Result<(), String> {
+        /// Each instruction's offset and result, or the error, from `parser` on.
+        fn rest(parser: &mut InstructionParser<'_>) -> Vec<String> {
+            let mut seen = Vec::new();
+            while let Some(r) = parser.next() {
+                seen.push(match r {
+                    Ok(i) => format!(
+                        "{} {} {} {} {} {:?}",
+                        i.offset, i.opcode, i.result_type, i.result_id, i.raw, i.operands
+                    ),
+                    Err(e) => format!("{e:?}"),
+                });
+            }
+            seen.push(format!("{:?} {:?}", parser.undecoded(), parser.first_id_past_bound()));
+            seen
+        }
+        if InstructionParser::new(words, options).is_err() {
+            return Ok(());
+        }
+        for &cut in cuts {
+            // The whole reading's instructions from the cut on, if none
+            // before it failed.
+            let mut parser = InstructionParser::new(words, options).map_err(|e| format!("{e:?}"))?;
+            let mut reference = InstructionParser::new(words, options).map_err(|e| format!("{e:?}"))?;
+            let mut clean = true;
+            while reference.pos < cut && reference.pos < words.len() {
+                match reference.next() {
+                    Some(Ok(_)) => {}
+                    _ => {
+                        clean = false;
+                        break;
+                    }
+                }
+            }
+            if !clean {
+                continue;
+            }
+            let before = (parser.undecoded().0, parser.first_id_past_bound());
+            if let Err(e) = parser.skip_to(cut) {
+                return Err(format!("cut {cut}: skipping failed with {e:?} where reading did not"));
+            }
+            if parser.pos != reference.pos {
+                return Err(format!("cut {cut}: skipped to {}, read to {}", parser.pos, reference.pos));
+            }
+            if (parser.undecoded().0, parser.first_id_past_bound()) != before || parser.first_raw.is_some() {
+                return Err(format!("cut {cut}: skipping noticed something"));
+            }
+            // What the reference notices before the cut is not the skipper's.
+            reference.raw_count = 0;
+            reference.first_raw = None;
+            reference.past_bound = None;
+            let (a, b) = (rest(&mut parser), rest(&mut reference));
+            if a != b {
+                let k = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+                return Err(format!("cut {cut}: after skipping {:?}, after reading {:?}", a.get(k), b.get(k)));
+            }
+        }
+        Ok(())
+    }
+
     /// The common case, kept small enough to inline: a non-type instruction
     /// whose operands fit its precomputed layout, every id in range, every
     /// enumerant known and without parameters, the result id new. `None`
@@ -1152,6 +1303,25 @@ struct FastInfo {
     is_type: bool,
     /// Word index of the result id within the instruction (0: none).
     result_offset: usize,
+    /// Word index of the result type id within the instruction (0: none).
+    type_offset: usize,
+    /// Whether [`InstructionParser::skip_to`] may hop over the instruction.
+    skip: Skip,
+}
+
+/// When [`InstructionParser::skip_to`] may hop over an instruction.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Skip {
+    /// Never: it declares a type or an extended set, or carries an opcode.
+    Never,
+    /// Always (given its word count): no operand can make it raw.
+    Always,
+    /// When its operands fit the static layout and every enumerant there
+    /// is known and without parameters.
+    PlainEnums,
+    /// `OpExtInst*`: when the set is imported and the instruction known and
+    /// all ids (or the set is a `NonSemantic.*` one we have no grammar for).
+    KnownExtInst,
 }
 
 /// The static operand layouts, by instruction index (the operands of an
@@ -1229,10 +1399,34 @@ fn fast_layouts() -> &'static [FastInfo] {
                         .iter()
                         .position(|s| s.kind == OperandKind::IdResult)
                         .map_or(0, |i| i + 1),
+                    type_offset: info
+                        .operands
+                        .iter()
+                        .position(|s| s.kind == OperandKind::IdResultType)
+                        .map_or(0, |i| i + 1),
+                    skip: skip_kind(info),
                 }
             })
             .collect()
     })
+}
+
+/// How [`InstructionParser::skip_to`] treats an instruction (see [`Skip`]).
+fn skip_kind(info: &InstructionInfo) -> Skip {
+    let declares = (info.class == "Type-Declaration" && info.has_result) || info.opcode == op::OpExtInstImport;
+    let carries_opcode = info.operands.iter().any(|s| s.kind == OperandKind::LiteralSpecConstantOpInteger);
+    if declares || carries_opcode {
+        return Skip::Never;
+    }
+    if info.operands.iter().any(|s| s.kind == OperandKind::LiteralExtInstInteger) {
+        return Skip::KnownExtInst;
+    }
+    let enums = info.operands.iter().any(|s| matches!(s.kind.info().category, Category::ValueEnum | Category::BitEnum));
+    if enums {
+        Skip::PlainEnums
+    } else {
+        Skip::Always
+    }
 }
 
 /// A known enumerant (or mask of known bits) none of which takes parameters.
@@ -1256,4 +1450,89 @@ fn enum_without_parameters(kind: OperandKind, word: u32) -> bool {
 /// bits, so width 0 takes none and width 2^22 + 32 takes one.
 fn literal_words(width: u32) -> usize {
     (width.wrapping_add(31) / 32) as u16 as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> [ParserOptions; 4] {
+        let o = ParserOptions::default();
+        [o, o.raw_unknown(true), o.check_bound(false), o.check_bound(false).raw_unknown(true)]
+    }
+
+    /// Skipping to a cut and reading on gives what reading all the way
+    /// gives, over the disassembler's corpus, whole and with words damaged.
+    #[test]
+    fn skipping_reads_on_as_reading_does() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/spv");
+        let mut checked = 0;
+        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for (n, path) in files.iter().filter(|p| p.extension().is_some_and(|e| e == "spv")).enumerate() {
+            let Ok((words, _)) = crate::binary::words_from_bytes(&std::fs::read(path).unwrap()) else { continue };
+            let mut damaged = words.clone();
+            for w in damaged.iter_mut().skip(5).step_by(29) {
+                *w ^= 1 << (n % 20);
+            }
+            for words in [&words, &damaged] {
+                let cuts: Vec<usize> = (1..8).map(|k| k * words.len() / 8).collect();
+                for options in options() {
+                    let r = InstructionParser::check_skip(words, options, &cuts);
+                    assert_eq!(r, Ok(()), "{} {options:?}", path.display());
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 2000, "only {checked} modules checked");
+    }
+
+    /// The cases a skip could get wrong, each before the cut at the last
+    /// instruction (which defines id 3 again): an instruction read raw for
+    /// an unknown enumerant, also among an extended instruction's operands,
+    /// defines no result id (one of an unknown extended instruction does),
+    /// and a declaration read raw while skipping is not counted.
+    #[test]
+    fn skipping_leaves_raw_results_undefined() {
+        let head = [MAGIC_WORD, 0x0001_0000, 0, 20, 0, (2 << 16) | 17, 1, (3 << 16) | 14, 0, 1];
+        let types = [(4 << 16) | 21, 1, 32, 1, (4 << 16) | 32, 2, 6, 1];
+        let variable = |storage: u32| [(4 << 16) | 59, 2, 3, storage];
+        let import = [
+            (6 << 16) | 11,
+            4,
+            u32::from_le_bytes(*b"GLSL"),
+            u32::from_le_bytes(*b".std"),
+            u32::from_le_bytes(*b".450"),
+            0,
+        ];
+        let ext_inst = [(6 << 16) | 12, 1, 3, 4, 9999, 1];
+        let debug_info: Vec<u32> = [(8 << 16) | 11, 4]
+            .into_iter()
+            .chain(b"OpenCL.DebugInfo.100\0\0\0\0".chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())))
+            .collect();
+        let debug_type = [(8 << 16) | 12, 1, 3, 4, 2, 1, 1, 0x7777];
+        let image = [(9 << 16) | 25, 6, 1, 0x7777, 0, 0, 0, 1, 0];
+        let cases: [(&str, Vec<u32>); 4] = [
+            ("unknown storage class", [&head[..], &types, &variable(0x7777), &variable(6)].concat()),
+            ("unknown extended instruction", [&head[..], &types, &import, &ext_inst, &variable(6)].concat()),
+            ("unknown debug encoding", [&head[..], &types, &debug_info, &debug_type, &variable(6)].concat()),
+            ("unknown dimension", [&head[..], &types, &image, &variable(6)].concat()),
+        ];
+        for (what, words) in cases {
+            let cut = words.len() - 4;
+            for options in options() {
+                let r = InstructionParser::check_skip(&words, options, &[cut]);
+                assert_eq!(r, Ok(()), "{what} {options:?}");
+            }
+            // The case is what it says: an instruction read raw.
+            let mut parser = InstructionParser::new(&words, ParserOptions::default().raw_unknown(true)).unwrap();
+            let mut outcomes = Vec::new();
+            while let Some(r) = parser.next() {
+                outcomes.push(r.map(|i| i.raw).map_err(|e| e.to_string()));
+            }
+            assert!(outcomes.contains(&Ok(true)), "{what}: {outcomes:?}");
+        }
+    }
+
+    const MAGIC_WORD: u32 = crate::binary::MAGIC;
 }

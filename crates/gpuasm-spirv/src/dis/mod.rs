@@ -212,6 +212,27 @@ impl Listed {
             unsupported_version: (!supported).then_some(version),
         }
     }
+
+    /// What this reader and another (which read the rest of the same
+    /// module, if `other` is there) noticed together: the earliest of each
+    /// first, and the counts added up.
+    pub(crate) fn merged(self, other: Option<Listed>) -> Listed {
+        /// The one at the lower word offset.
+        fn earliest<T>(a: Option<(T, usize)>, b: Option<(T, usize)>) -> Option<(T, usize)> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(if b.1 < a.1 { b } else { a }),
+                (a, b) => a.or(b),
+            }
+        }
+        let Some(other) = other else { return self };
+        let (count, first) = self.undecoded;
+        let (other_count, other_first) = other.undecoded;
+        Listed {
+            first_id_past_bound: earliest(self.first_id_past_bound, other.first_id_past_bound),
+            undecoded: (count + other_count, earliest(first, other_first)),
+            unsupported_version: self.unsupported_version,
+        }
+    }
 }
 
 /// Disassembles into a writer. On a parse error, the text of every
@@ -247,7 +268,7 @@ fn run<'a>(
         ..ParserOptions::default()
     };
     if split::applies(words, options) {
-        return split::run(words, &header, options, parser_options, out, sink, &split::cuts(words.len(), options));
+        return split::run(words, &header, options, parser_options, out, sink, &split::cuts(words.len()));
     }
     run_serial(words, &header, options, parser_options, out, sink)
 }
