@@ -1476,15 +1476,16 @@ mod tests {
                 *w ^= 1 << (n % 20);
             }
             for words in [&words, &damaged] {
-                let cuts: Vec<usize> = (1..8).map(|k| k * words.len() / 8).collect();
-                for options in options() {
+                let cuts: Vec<usize> = (1..4).map(|k| k * words.len() / 4).collect();
+                // Undecodable instructions read raw, and one other set in turn.
+                for options in [options()[1], options()[n % 4]] {
                     let r = InstructionParser::check_skip(words, options, &cuts);
                     assert_eq!(r, Ok(()), "{} {options:?}", path.display());
                     checked += 1;
                 }
             }
         }
-        assert!(checked > 2000, "only {checked} modules checked");
+        assert!(checked > 1000, "only {checked} modules checked");
     }
 
     /// The cases a skip could get wrong, each before the cut at the last

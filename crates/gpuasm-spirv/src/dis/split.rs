@@ -328,7 +328,9 @@ mod tests {
                     (1..9).map(|k| k * len / 9).collect(),
                     vec![1, 1, 2, len / 2, len / 2 + 1],
                 ];
-                for options in &option_sets {
+                // The default, and one other option set in turn (all of
+                // them for every module took minutes in a debug build).
+                for options in [&option_sets[0], &option_sets[1 + n % (option_sets.len() - 1)]] {
                     let whole = listing(words, options, None, None).0;
                     // Through a sink for one module in four (threads cost time).
                     let rooms = if n % 4 == 0 { &[None, Some(usize::MAX), Some(len * 3)][..] } else { &[None] };
@@ -357,6 +359,6 @@ mod tests {
                 }
             }
         }
-        assert!(checked > 20_000, "only {checked} listings compared");
+        assert!(checked > 10_000, "only {checked} listings compared");
     }
 }
