@@ -305,8 +305,10 @@ fn main() {
     let mut insts = core.instructions;
     insts.sort_by_key(|i| i.opcode);
     let max_opcode = insts.iter().map(|i| i.opcode).max().unwrap();
+    writeln!(out, "/// How many instructions [`INSTRUCTIONS`] has.").unwrap();
+    writeln!(out, "pub const INSTRUCTION_COUNT: usize = {};", insts.len()).unwrap();
     writeln!(out, "/// Core instructions, sorted by opcode.").unwrap();
-    writeln!(out, "pub static INSTRUCTIONS: [InstructionInfo; {}] = [", insts.len()).unwrap();
+    writeln!(out, "pub static INSTRUCTIONS: [InstructionInfo; INSTRUCTION_COUNT] = [").unwrap();
     for i in &insts {
         let has_type = i.operands.first().is_some_and(|o| o.kind == "IdResultType");
         let has_result = i.operands.iter().take(2).any(|o| o.kind == "IdResult");

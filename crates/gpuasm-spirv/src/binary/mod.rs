@@ -32,7 +32,7 @@ mod words;
 
 pub use error::{BinaryError, BinaryErrorKind};
 pub(crate) use idmap::IdMap;
-pub(crate) use parser::{literal_string_bytes, static_layouts, StoredInstruction};
+pub(crate) use parser::{literal_string_bytes, static_layout, StoredInstruction};
 pub use parser::{
     ExtSet, FloatFormat, Instruction, InstructionParser, NumberKind, ParsedOperand, ParserOptions, UNKNOWN_INSTRUCTION,
 };

@@ -303,7 +303,6 @@ pub struct InstructionParser<'w> {
     current: Option<&'static [ParsedOperand]>,
     /// With `current`: the index of the layout it is a prefix of.
     current_index: usize,
-    layouts: &'static [FastInfo],
     /// How many nonzero ids the shortcuts take: id `w` is fine when
     /// `w.wrapping_sub(1) < id_span`, one comparison for both checks.
     /// Others go the general way, which rejects or notes them.
@@ -345,7 +344,6 @@ impl<'w> InstructionParser<'w> {
             operands: Vec::with_capacity(16),
             current: None,
             current_index: 0,
-            layouts: fast_layouts(),
             id_span: header.bound.saturating_sub(1),
             past_bound: None,
             expected: Vec::with_capacity(16),
@@ -474,8 +472,7 @@ impl<'w> InstructionParser<'w> {
     /// opcode).
     #[inline]
     fn skippable(&self, inst: &[u32]) -> Option<&'static FastInfo> {
-        let layouts: &'static [FastInfo] = self.layouts;
-        let fast = &layouts[grammar::instruction_index(inst[0] as u16)?];
+        let fast = fast_info(grammar::instruction_index(inst[0] as u16)?);
         match fast.skip {
             Skip::Never => None,
             Skip::Always => Some(fast),
@@ -584,7 +581,7 @@ impl<'w> InstructionParser<'w> {
         let wc = (first >> 16) as usize;
         let inst = words.get(start..start + wc)?;
         let index = grammar::instruction_index(first as u16)?;
-        let fast = &self.layouts[index];
+        let fast = fast_info(index);
         let count = wc.wrapping_sub(1);
         if count.wrapping_sub(fast.fit_min as usize) >= fast.fit_range as usize || fast.is_type {
             return None;
@@ -692,7 +689,7 @@ impl<'w> InstructionParser<'w> {
             let e = BinaryError::new(K::UnknownOpcode { opcode }, start);
             return self.raw_or(e, &UNKNOWN_INSTRUCTION, (0, 0));
         };
-        let fast = &self.layouts[index];
+        let fast = fast_info(index);
         let info = fast.info;
         let inst = &words[start..start + wc];
 
@@ -1324,91 +1321,80 @@ enum Skip {
     KnownExtInst,
 }
 
-/// The static operand layouts, by instruction index (the operands of an
-/// instruction read by a static layout are the first ones of its layout).
-pub(crate) fn static_layouts() -> &'static [&'static [ParsedOperand]] {
-    static LAYOUTS: std::sync::OnceLock<Vec<&'static [ParsedOperand]>> = std::sync::OnceLock::new();
-    LAYOUTS.get_or_init(|| fast_layouts().iter().map(|f| &f.layout[..]).collect())
+/// The static operand layout of instruction index `index` (see
+/// [`grammar::instruction_index`]): the operands of an instruction read by
+/// a static layout are its first ones.
+pub(crate) fn static_layout(index: usize) -> &'static [ParsedOperand] {
+    &fast_info(index).layout
 }
 
-fn fast_layouts() -> &'static [FastInfo] {
-    static LAYOUTS: std::sync::OnceLock<Vec<FastInfo>> = std::sync::OnceLock::new();
-    LAYOUTS.get_or_init(|| {
-        grammar::INSTRUCTIONS
-            .iter()
-            .map(|info| {
-                let prefix = info.fast_prefix as usize;
-                let plain = |kind: OperandKind, offset: usize| ParsedOperand {
-                    offset: offset as u16,
-                    num_words: 1,
-                    kind,
-                    number: if kind == OperandKind::LiteralInteger {
-                        NumberKind::Unsigned(32)
-                    } else {
-                        NumberKind::None
-                    },
-                };
-                let mut layout: Vec<ParsedOperand> =
-                    info.operands[..prefix].iter().enumerate().map(|(i, s)| plain(s.kind, i + 1)).collect();
-                if info.fast_tail {
-                    let tail = info.operands[prefix];
-                    let reps = if tail.quantifier == Quantifier::Variadic {
-                        MAX_STATIC_OPERANDS.saturating_sub(prefix)
-                    } else {
-                        1
-                    };
-                    for r in 0..reps {
-                        layout.push(plain(tail.kind, prefix + r + 1));
-                    }
+/// The facts of instruction index `index`, derived on first use: deriving
+/// all of them up front wrote over half a megabyte (the long variadic
+/// layouts), which took 0.5 ms of every run on a small module.
+#[inline]
+fn fast_info(index: usize) -> &'static FastInfo {
+    static INFOS: [std::sync::OnceLock<FastInfo>; grammar::INSTRUCTION_COUNT] =
+        [const { std::sync::OnceLock::new() }; grammar::INSTRUCTION_COUNT];
+    INFOS[index].get_or_init(|| FastInfo::new(&grammar::INSTRUCTIONS[index]))
+}
+
+impl FastInfo {
+    fn new(info: &'static InstructionInfo) -> FastInfo {
+        let prefix = info.fast_prefix as usize;
+        let plain = |kind: OperandKind, offset: usize| ParsedOperand {
+            offset: offset as u16,
+            num_words: 1,
+            kind,
+            number: if kind == OperandKind::LiteralInteger { NumberKind::Unsigned(32) } else { NumberKind::None },
+        };
+        let mut layout: Vec<ParsedOperand> =
+            info.operands[..prefix].iter().enumerate().map(|(i, s)| plain(s.kind, i + 1)).collect();
+        if info.fast_tail {
+            let tail = info.operands[prefix];
+            let reps =
+                if tail.quantifier == Quantifier::Variadic { MAX_STATIC_OPERANDS.saturating_sub(prefix) } else { 1 };
+            for r in 0..reps {
+                layout.push(plain(tail.kind, prefix + r + 1));
+            }
+        }
+        let mut id_mask = 0u64;
+        let mut enum_mask = 0u64;
+        let (mut result_type_at, mut result_at) = (0u8, 0u8);
+        for (k, o) in layout.iter().enumerate().take(64) {
+            match (o.kind, o.kind.info().category) {
+                (OperandKind::IdResultType, _) => {
+                    result_type_at = (k + 1) as u8;
+                    id_mask |= 1 << k;
                 }
-                let mut id_mask = 0u64;
-                let mut enum_mask = 0u64;
-                let (mut result_type_at, mut result_at) = (0u8, 0u8);
-                for (k, o) in layout.iter().enumerate().take(64) {
-                    match (o.kind, o.kind.info().category) {
-                        (OperandKind::IdResultType, _) => {
-                            result_type_at = (k + 1) as u8;
-                            id_mask |= 1 << k;
-                        }
-                        (OperandKind::IdResult, _) => {
-                            result_at = (k + 1) as u8;
-                            id_mask |= 1 << k;
-                        }
-                        (_, Category::Id) => id_mask |= 1 << k,
-                        (_, Category::ValueEnum | Category::BitEnum) => enum_mask |= 1 << k,
-                        _ => {}
-                    }
+                (OperandKind::IdResult, _) => {
+                    result_at = (k + 1) as u8;
+                    id_mask |= 1 << k;
                 }
-                let fit_range = if info.fast_tail {
-                    (layout.len() - prefix + 1) as u8
-                } else {
-                    info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One) as u8
-                };
-                FastInfo {
-                    id_mask,
-                    enum_mask,
-                    result_type_at,
-                    result_at,
-                    layout,
-                    fit_min: prefix as u8,
-                    fit_range,
-                    info,
-                    is_type: info.class == "Type-Declaration" && info.has_result,
-                    result_offset: info
-                        .operands
-                        .iter()
-                        .position(|s| s.kind == OperandKind::IdResult)
-                        .map_or(0, |i| i + 1),
-                    type_offset: info
-                        .operands
-                        .iter()
-                        .position(|s| s.kind == OperandKind::IdResultType)
-                        .map_or(0, |i| i + 1),
-                    skip: skip_kind(info),
-                }
-            })
-            .collect()
-    })
+                (_, Category::Id) => id_mask |= 1 << k,
+                (_, Category::ValueEnum | Category::BitEnum) => enum_mask |= 1 << k,
+                _ => {}
+            }
+        }
+        let fit_range = if info.fast_tail {
+            (layout.len() - prefix + 1) as u8
+        } else {
+            info.operands[prefix..].iter().all(|s| s.quantifier != Quantifier::One) as u8
+        };
+        FastInfo {
+            id_mask,
+            enum_mask,
+            result_type_at,
+            result_at,
+            layout,
+            fit_min: prefix as u8,
+            fit_range,
+            info,
+            is_type: info.class == "Type-Declaration" && info.has_result,
+            result_offset: info.operands.iter().position(|s| s.kind == OperandKind::IdResult).map_or(0, |i| i + 1),
+            type_offset: info.operands.iter().position(|s| s.kind == OperandKind::IdResultType).map_or(0, |i| i + 1),
+            skip: skip_kind(info),
+        }
+    }
 }
 
 /// How [`InstructionParser::skip_to`] treats an instruction (see [`Skip`]).

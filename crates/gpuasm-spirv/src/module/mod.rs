@@ -38,7 +38,7 @@ pub mod source_lines;
 pub mod spans;
 
 use crate::binary::idmap::IdTypes;
-use crate::binary::static_layouts;
+use crate::binary::static_layout;
 use crate::binary::{BinaryError, ExtSet, Header, Instruction, InstructionParser, ParsedOperand, ParserOptions};
 use crate::grammar::InstructionInfo;
 use crate::grammar::{op, Category, OperandKind};
@@ -259,7 +259,9 @@ pub struct Module<'w> {
     opcodes: Vec<u16>,
     /// The operands of the instructions no static layout describes.
     operands: Vec<ParsedOperand>,
-    layouts: &'static [&'static [ParsedOperand]],
+    /// The static operand layouts (by instruction index) the instructions
+    /// use, filled in as they are read (the others are left empty).
+    layouts: Vec<&'static [ParsedOperand]>,
     /// Result id → index of its defining instruction.
     pub(crate) defs: Defs,
     /// Result id → its type, as the reader found them: one look-up for the
@@ -309,6 +311,7 @@ impl<'w> Module<'w> {
         let mut insts = Vec::with_capacity(count);
         let mut opcodes = Vec::with_capacity(count);
         let mut operands = OperandLists::default();
+        let mut layouts: Vec<&'static [ParsedOperand]> = vec![&[]; crate::grammar::INSTRUCTION_COUNT];
         let mut defs = Defs::new(header.bound, words.len());
         let mut present = Box::new(OpcodeSet::new(&[]));
         loop {
@@ -335,7 +338,12 @@ impl<'w> Module<'w> {
             // Fits: `words` is checked to be shorter than STATIC, and the
             // operands no longer than the words.
             kept.operands_at = match parser.last_operands() {
-                Ok(layout) => layout as u32 | STATIC,
+                Ok(layout) => {
+                    if layouts[layout].is_empty() {
+                        layouts[layout] = static_layout(layout);
+                    }
+                    layout as u32 | STATIC
+                }
                 Err(list) => operands.intern(list),
             };
             insts.push(kept);
@@ -347,7 +355,7 @@ impl<'w> Module<'w> {
             insts,
             opcodes,
             operands: operands.into_list(),
-            layouts: static_layouts(),
+            layouts,
             defs,
             id_types,
             declared_capabilities: Default::default(),
