@@ -59,10 +59,13 @@ impl OpcodeSet {
 
     /// The opcodes in the set, in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
-        self.0
-            .iter()
-            .enumerate()
-            .flat_map(|(w, &bits)| (0..64).filter(move |b| bits & (1 << b) != 0).map(move |b| (w * 64 + b) as u16))
+        // Set bits only (a walk over all 65,536 was a fifth of validating a
+        // small module).
+        self.0.iter().enumerate().filter(|(_, &bits)| bits != 0).flat_map(|(w, &bits)| {
+            std::iter::successors(Some(bits), |&b| Some(b & b.wrapping_sub(1)))
+                .take_while(|&b| b != 0)
+                .map(move |b| (w * 64 + b.trailing_zeros() as usize) as u16)
+        })
     }
 }
 
