@@ -39,9 +39,10 @@
 //!   undecoded instructions) each notices in its own chunks; the two are
 //!   merged, earliest first, at the end.
 //!
-//! Measured on the 1 MB module on two cores (see the README's speed
-//! section): the names pass is about a fifth of one thread's time, reading
-//! a chunk without printing it about a third of printing it.
+//! Measured on the 1 MB module (callgrind, per thread): the names pass is
+//! about a third of the first thread's instructions; skipping a chunk
+//! costs about a tenth of printing it (reading it in full, as before, a
+//! third).
 
 use super::{DisError, DisOptions, Listed, Printer};
 use crate::binary::{BinaryError, Header, InstructionParser, ParserOptions};
