@@ -247,7 +247,8 @@ fn main() {
 
     // Kind table.
     writeln!(out, "/// Per-kind information, indexed by `OperandKind as usize`.").unwrap();
-    writeln!(out, "pub(crate) static KINDS: [KindInfo; {}] = [", kinds.len()).unwrap();
+    writeln!(out, "pub(crate) const KIND_COUNT: usize = {};", kinds.len()).unwrap();
+    writeln!(out, "pub(crate) static KINDS: [KindInfo; KIND_COUNT] = [").unwrap();
     for k in &kinds {
         let mut enums: Vec<&JsonEnumerant> = k.enumerants.iter().collect();
         enums.sort_by_key(|e| parse_value(&e.value));

@@ -225,21 +225,19 @@ impl OperandKind {
 
     /// Looks up an enumerant by its name or one of its aliases.
     pub fn enumerant_by_name(self, name: &str) -> Option<&'static Enumerant> {
+        // Each kind's table is built on first use: building all of them was
+        // a fifth of assembling a small text.
         type Map = crate::name_map::NameMap<&'static Enumerant>;
-        static MAPS: std::sync::OnceLock<Vec<Map>> = std::sync::OnceLock::new();
-        let maps = MAPS.get_or_init(|| {
-            KINDS
-                .iter()
-                .map(|info| {
-                    Map::new(
-                        info.enumerants
-                            .iter()
-                            .flat_map(|e| std::iter::once((e.name, e)).chain(e.aliases.iter().map(move |a| (*a, e)))),
-                    )
-                })
-                .collect()
+        static MAPS: [std::sync::OnceLock<Map>; KIND_COUNT] = [const { std::sync::OnceLock::new() }; KIND_COUNT];
+        let map = MAPS[self as usize].get_or_init(|| {
+            Map::new(
+                KINDS[self as usize]
+                    .enumerants
+                    .iter()
+                    .flat_map(|e| std::iter::once((e.name, e)).chain(e.aliases.iter().map(move |a| (*a, e)))),
+            )
         });
-        maps[self as usize].get(name)
+        map.get(name)
     }
 }
 
