@@ -81,3 +81,33 @@ impl Header {
         ((self.version >> 16) & 0xff, (self.version >> 8) & 0xff)
     }
 }
+
+/// The disassembler's corpus (`tests/corpus/spv`), for tests: each `.spv`
+/// file's place among them in name order, its path and its words (files
+/// whose words do not read are left out, keeping their place).
+#[cfg(test)]
+pub(crate) fn test_corpus() -> Vec<(usize, std::path::PathBuf, Vec<u32>)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/spv");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+        .enumerate()
+        .filter_map(|(n, path)| {
+            let (words, _) = words_from_bytes(&std::fs::read(&path).unwrap()).ok()?;
+            Some((n, path, words))
+        })
+        .collect()
+}
+
+/// `words` with bit `bit` flipped in every `step`th word after the header,
+/// for tests: unknown opcodes and enumerants, wrong ids and word counts.
+#[cfg(test)]
+pub(crate) fn damaged(words: &[u32], step: usize, bit: usize) -> Vec<u32> {
+    let mut damaged = words.to_vec();
+    for w in damaged.iter_mut().skip(HEADER_WORDS).step_by(step) {
+        *w ^= 1 << bit;
+    }
+    damaged
+}

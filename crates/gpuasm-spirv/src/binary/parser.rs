@@ -1391,7 +1391,7 @@ impl FastInfo {
             info,
             is_type: info.class == "Type-Declaration" && info.has_result,
             result_offset: info.operands.iter().position(|s| s.kind == OperandKind::IdResult).map_or(0, |i| i + 1),
-            type_offset: info.operands.iter().position(|s| s.kind == OperandKind::IdResultType).map_or(0, |i| i + 1),
+            type_offset: info.has_result_type as usize,
             skip: skip_kind(info),
         }
     }
@@ -1399,7 +1399,7 @@ impl FastInfo {
 
 /// How [`InstructionParser::skip_to`] treats an instruction (see [`Skip`]).
 fn skip_kind(info: &InstructionInfo) -> Skip {
-    let declares = (info.class == "Type-Declaration" && info.has_result) || info.opcode == op::OpExtInstImport;
+    let declares = info.declares_type || info.opcode == op::OpExtInstImport;
     let carries_opcode = info.operands.iter().any(|s| s.kind == OperandKind::LiteralSpecConstantOpInteger);
     if declares || carries_opcode {
         return Skip::Never;
@@ -1451,16 +1451,9 @@ mod tests {
     /// gives, over the disassembler's corpus, whole and with words damaged.
     #[test]
     fn skipping_reads_on_as_reading_does() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/spv");
         let mut checked = 0;
-        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
-        for (n, path) in files.iter().filter(|p| p.extension().is_some_and(|e| e == "spv")).enumerate() {
-            let Ok((words, _)) = crate::binary::words_from_bytes(&std::fs::read(path).unwrap()) else { continue };
-            let mut damaged = words.clone();
-            for w in damaged.iter_mut().skip(5).step_by(29) {
-                *w ^= 1 << (n % 20);
-            }
+        for (n, path, words) in crate::binary::test_corpus() {
+            let damaged = crate::binary::damaged(&words, 29, n % 20);
             for words in [&words, &damaged] {
                 let cuts: Vec<usize> = (1..4).map(|k| k * words.len() / 4).collect();
                 // Undecodable instructions read raw, and one other set in turn.

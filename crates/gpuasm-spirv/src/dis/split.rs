@@ -237,7 +237,6 @@ fn print_even_chunks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::binary::words_from_bytes;
 
     /// A sink that takes `room` bytes, then fails.
     struct Sink {
@@ -291,10 +290,7 @@ mod tests {
     /// thread, in a buffer or through a sink (one that fills up too).
     #[test]
     fn two_threads_print_what_one_prints() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/spv");
         let mut checked = 0;
-        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
         let option_sets = [
             DisOptions::default(),
             DisOptions::default().friendly_names(false),
@@ -304,14 +300,8 @@ mod tests {
             DisOptions::default().handle_unknown_opcodes(true),
             DisOptions::default().friendly_names(false).handle_unknown_opcodes(true),
         ];
-        for (n, path) in files.iter().filter(|p| p.extension().is_some_and(|e| e == "spv")).enumerate() {
-            let Ok((words, _)) = words_from_bytes(&std::fs::read(path).unwrap()) else { continue };
-            // Damaged: every 37th word after the header with a bit flipped
-            // (unknown opcodes and enumerants, wrong ids and counts).
-            let mut damaged = words.clone();
-            for w in damaged.iter_mut().skip(5).step_by(37) {
-                *w ^= 1 << (n % 24);
-            }
+        for (n, path, words) in crate::binary::test_corpus() {
+            let damaged = crate::binary::damaged(&words, 37, n % 24);
             for (words, len) in [
                 (&words, words.len()),
                 (&words, words.len() * 2 / 3),

@@ -548,14 +548,8 @@ mod tests {
     /// Over every module of the disassembler's corpus, whole and cut short.
     #[test]
     fn stopping_early_names_every_id_as_the_whole_walk_does() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/spv");
         let mut checked = 0;
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "spv") {
-                continue;
-            }
-            let Ok((words, _)) = crate::binary::words_from_bytes(&std::fs::read(&path).unwrap()) else { continue };
+        for (_, path, words) in crate::binary::test_corpus() {
             for len in [words.len(), words.len() * 2 / 3] {
                 let r = super::IdNames::check_early_stop(&words[..len]);
                 assert_eq!(r, Ok(()), "{} cut short to {len} words", path.display());
