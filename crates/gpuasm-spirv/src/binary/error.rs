@@ -152,6 +152,10 @@ pub enum BinaryErrorKind {
         /// The module's length in words.
         words: usize,
     },
+    /// A module whose instructions have over 2^26 distinct operand lists,
+    /// which the module representation does not index (a compiler's module
+    /// has a few thousand).
+    TooManyOperandLists,
     /// OpExtInst whose set operand is not an OpExtInstImport result.
     NotAnImport {
         /// The set operand; 0 when the instruction number came before any
@@ -238,6 +242,7 @@ impl fmt::Display for BinaryErrorKind {
             NotANumericType { type_id } => write!(f, "type id {type_id} is not a scalar numeric type"),
             BadSwitchSelector { id, reason } => write!(f, "invalid OpSwitch: selector id {id} {reason}"),
             TooLarge { words } => write!(f, "module too large to validate: {words} words (at most 2^31 - 1)"),
+            TooManyOperandLists => write!(f, "module too large to validate: over 2^26 distinct operand lists"),
             NotAnImport { id } => write!(f, "OpExtInst set id {id} does not reference an OpExtInstImport result id"),
             UnknownImport { name } => write!(f, "invalid extended instruction import \"{name}\""),
             UnknownExtInst { set, number } => write!(f, "invalid extended instruction number {number} for set {set}"),

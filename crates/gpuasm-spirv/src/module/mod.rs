@@ -62,20 +62,50 @@ pub struct Inst {
     pub(crate) result_type: u32,
     /// `0` when there is none.
     pub(crate) result_id: u32,
-    /// Where the operands are: the first `operands_len` of static layout
-    /// `operands_at & !STATIC` (most instructions: nothing is copied), or in
-    /// the module's own list from `operands_at`.
-    operands_at: u32,
-    /// At most the word count.
-    operands_len: u16,
-    /// For `OpExtInst`, the set its instruction number belongs to, as
-    /// [`ExtSetCode`] packs it.
-    ext_set: ExtSetCode,
+    /// Where the operands are and, for `OpExtInst`, its set: see
+    /// [`OperandsAt`].
+    operands: OperandsAt,
 }
 
 // Every pass walks the instructions: kept small, more of them share a cache
-// line, and a large module's list stays small (it was 48 bytes).
-const _: () = assert!(std::mem::size_of::<Inst>() == 24);
+// line, and a large module's list stays small (it was 48 bytes, then 24: at
+// 20 the list of a 19 MB module is 5 MB smaller).
+const _: () = assert!(std::mem::size_of::<Inst>() == 20);
+
+/// Where an instruction's operands are, in one word. Either the first
+/// `len` of static layout `layout` (most instructions: nothing is copied):
+/// `STATIC | layout << 16 | len`; or entry `list` of the module's distinct
+/// operand lists, with the instruction's extended set (instructions read by
+/// a static layout have none): `set << LIST_BITS | list`.
+#[derive(Copy, Clone, Debug)]
+struct OperandsAt(u32);
+
+/// Marks an [`OperandsAt`] that names a static layout.
+const STATIC: u32 = 1 << 31;
+/// Bits of an [`OperandsAt`] for the index of a distinct operand list; the
+/// five above them hold its [`ExtSetCode`].
+const LIST_BITS: u32 = 26;
+// Static layouts are numbered by instruction, below 2^15; the set codes
+// fit in five bits.
+const _: () = assert!(crate::grammar::INSTRUCTION_COUNT < 1 << 15);
+const _: () = assert!(crate::grammar::EXT_INST_SETS.len() + 2 <= 1 << (31 - LIST_BITS));
+
+impl OperandsAt {
+    fn layout(layout: usize, len: usize) -> OperandsAt {
+        OperandsAt(STATIC | (layout as u32) << 16 | len as u32)
+    }
+
+    /// `None` past the list-index bits (a module of over 2^26 distinct
+    /// operand lists, which no compiler writes).
+    fn list(list: usize, set: ExtSetCode) -> Option<OperandsAt> {
+        (list < 1 << LIST_BITS).then(|| OperandsAt((set.0 as u32) << LIST_BITS | list as u32))
+    }
+
+    #[inline]
+    fn ext_set(self) -> ExtSetCode {
+        ExtSetCode(if self.0 & STATIC != 0 { 0 } else { (self.0 >> LIST_BITS) as u8 })
+    }
+}
 
 /// An `Option<ExtSet>` in one byte: 0 for none, 1 for an unknown
 /// non-semantic set, `2 + k` for entry `k` of the grammar's sets.
@@ -114,38 +144,37 @@ impl ExtSetCode {
 /// the module is read into.
 #[derive(Default)]
 struct OperandLists {
-    list: Vec<ParsedOperand>,
-    /// A list's hash → where the list seen first with that hash starts
-    /// (another list with the same hash is kept again, unshared).
-    starts: FxHashMap<u64, u32>,
+    /// The lists, back to back.
+    operands: Vec<ParsedOperand>,
+    /// Each distinct list: where it starts in `operands`, and its length.
+    lists: Vec<(u32, u32)>,
+    /// A list's hash → the list seen first with that hash (another list
+    /// with the same hash is kept again, unshared).
+    by_hash: FxHashMap<u64, u32>,
 }
 
 impl OperandLists {
-    /// Where `operands` starts in the list (added if not there yet).
-    fn intern(&mut self, operands: &[ParsedOperand]) -> u32 {
+    /// The index of `operands` among the distinct lists (added if not
+    /// there yet).
+    fn intern(&mut self, operands: &[ParsedOperand]) -> usize {
         let hash = {
             let mut h = rustc_hash::FxHasher::default();
             std::hash::Hash::hash(operands, &mut h);
             std::hash::Hasher::finish(&h)
         };
-        let len = operands.len();
-        let list = &mut self.list;
-        let start = *self.starts.entry(hash).or_insert(list.len() as u32);
-        if list.get(start as usize..start as usize + len) == Some(operands) {
-            return start;
+        let next = self.lists.len() as u32;
+        let k = *self.by_hash.entry(hash).or_insert(next);
+        if k != next {
+            let (start, len) = self.lists[k as usize];
+            if self.operands[start as usize..(start + len) as usize] == *operands {
+                return k as usize;
+            }
         }
-        let start = list.len() as u32;
-        list.extend_from_slice(operands);
-        start
-    }
-
-    fn into_list(self) -> Vec<ParsedOperand> {
-        self.list
+        self.lists.push((self.operands.len() as u32, operands.len() as u32));
+        self.operands.extend_from_slice(operands);
+        self.lists.len() - 1
     }
 }
-
-/// [`Inst::operands_at`] names a static layout.
-const STATIC: u32 = 1 << 31;
 
 impl Inst {
     /// The opcode.
@@ -184,7 +213,7 @@ impl Inst {
     /// For OpExtInst, the extended instruction set it belongs to.
     #[inline]
     pub fn ext_set(&self) -> Option<ExtSet> {
-        self.ext_set.get()
+        self.operands.ext_set().get()
     }
 }
 
@@ -257,8 +286,11 @@ pub struct Module<'w> {
     /// Each instruction's opcode, by index: the passes that look for a few
     /// opcodes scan this (2 bytes an instruction) instead of `insts`.
     opcodes: Vec<u16>,
-    /// The operands of the instructions no static layout describes.
+    /// The operands of the instructions no static layout describes, each
+    /// distinct list once.
     operands: Vec<ParsedOperand>,
+    /// Where each distinct list starts in `operands`, and its length.
+    lists: Vec<(u32, u32)>,
     /// The static operand layouts (by instruction index) the instructions
     /// use, filled in as they are read (the others are left empty).
     layouts: Vec<&'static [ParsedOperand]>,
@@ -324,29 +356,28 @@ impl<'w> Module<'w> {
             if inst.result_id != 0 {
                 defs.insert(inst.result_id, insts.len());
             }
-            let mut kept = Inst {
-                offset: inst.offset as u32,
-                word_count: inst.words.len() as u16,
-                opcode: inst.info.opcode,
-                result_type: inst.result_type,
-                result_id: inst.result_id,
-                operands_at: 0,
-                // At most the word count, a u16.
-                operands_len: inst.operands.len() as u16,
-                ext_set: ExtSetCode::new(inst.ext_set),
-            };
-            // Fits: `words` is checked to be shorter than STATIC, and the
-            // operands no longer than the words.
-            kept.operands_at = match parser.last_operands() {
+            let (offset, word_count, opcode) = (inst.offset, inst.words.len() as u16, inst.info.opcode);
+            let (result_type, result_id, ext_set) = (inst.result_type, inst.result_id, ExtSetCode::new(inst.ext_set));
+            // The operands are no more than the words, a u16.
+            let len = inst.operands.len();
+            let at = match parser.last_operands() {
                 Ok(layout) => {
+                    debug_assert!(ext_set.get().is_none(), "static layouts are not extended instructions");
                     if layouts[layout].is_empty() {
                         layouts[layout] = static_layout(layout);
                     }
-                    layout as u32 | STATIC
+                    OperandsAt::layout(layout, len)
                 }
-                Err(list) => operands.intern(list),
+                Err(list) => {
+                    let k = operands.intern(list);
+                    let Some(at) = OperandsAt::list(k, ext_set) else {
+                        let kind = crate::binary::BinaryErrorKind::TooManyOperandLists;
+                        return Err(BinaryError::new(kind, offset));
+                    };
+                    at
+                }
             };
-            insts.push(kept);
+            insts.push(Inst { offset: offset as u32, word_count, opcode, result_type, result_id, operands: at });
         }
         let id_types = parser.take_id_types();
         let mut m = Module {
@@ -354,7 +385,8 @@ impl<'w> Module<'w> {
             header,
             insts,
             opcodes,
-            operands: operands.into_list(),
+            operands: operands.operands,
+            lists: operands.lists,
             layouts,
             defs,
             id_types,
@@ -544,11 +576,12 @@ impl<'w> Module<'w> {
 
     #[inline(always)]
     fn operands_of(&self, inst: &Inst) -> &[ParsedOperand] {
-        let (at, len) = (inst.operands_at as usize, inst.operands_len as usize);
-        if inst.operands_at & STATIC != 0 {
-            &self.layouts[at & !(STATIC as usize)][..len]
+        let at = inst.operands.0;
+        if at & STATIC != 0 {
+            &self.layouts[(at >> 16 & 0x7fff) as usize][..(at & 0xffff) as usize]
         } else {
-            &self.operands[at..at + len]
+            let (start, len) = self.lists[(at & ((1 << LIST_BITS) - 1)) as usize];
+            &self.operands[start as usize..(start + len) as usize]
         }
     }
 
@@ -609,7 +642,7 @@ impl<'w> Module<'w> {
     /// How many operands (result type and result included) define `id`.
     #[inline]
     pub fn operands_len_of(&self, id: u32) -> usize {
-        self.defs.get(id).map_or(0, |i| self.insts[i].operands_len as usize)
+        self.defs.get(id).map_or(0, |i| self.operands(i).len())
     }
 
     /// How many elements a vector, matrix, structure or array type (of
