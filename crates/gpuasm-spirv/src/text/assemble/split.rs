@@ -58,6 +58,12 @@ const MIN_TEXT: usize = 1 << 20;
 const MIN_SEGMENT: usize = 256 << 10;
 /// Segments per thread: the threads' shares even out to within a segment.
 const SEGMENTS_PER_THREAD: usize = 8;
+/// Texts this long or longer have workers spill their words to temporary
+/// files when the output streams, so that memory stays bounded by the
+/// text: a worker's words are about a third of the text it read. Below,
+/// they stay in memory: writing them out and reading them back was a
+/// tenth of assembling a 4 MB text (the main thread reads them back alone).
+const SPILL_FROM: usize = 16 << 20;
 /// At most this many threads unless asked for more: merging is serial.
 const MAX_AUTO_THREADS: usize = 8;
 /// At most this many threads whatever is asked: each costs a stack, and
@@ -77,6 +83,9 @@ pub(super) struct Plan {
     /// to the first start. Without, workers read them all (tests use this
     /// to make sure segments are taken over).
     pub main_reads: bool,
+    /// Whether workers spill their words to temporary files when the
+    /// output streams to a writer (else they keep them in memory).
+    pub spill: bool,
 }
 
 /// The split for `src` (the text up to any NUL), or `None` to read it on
@@ -97,7 +106,9 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
             at
         };
         let starts: Vec<usize> = starts.iter().map(|&s| boundary(s)).collect();
-        return Some(Plan { fork: boundary(*fork), workers: starts.len(), starts, main_reads: false });
+        // Tests split small texts: spill whenever the output streams, so
+        // that they read spilled segments back.
+        return Some(Plan { fork: boundary(*fork), workers: starts.len(), starts, main_reads: false, spill: true });
     }
     let threads = match options.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_AUTO_THREADS),
@@ -122,7 +133,8 @@ pub(super) fn plan(src: &[u8], options: &AsmOptions) -> Option<Plan> {
     }
     // No more workers than segments: extra ones would find nothing to read.
     let workers = (threads - 1).min(starts.len());
-    (!starts.is_empty()).then_some(Plan { fork, starts, workers, main_reads: true })
+    let spill = src.len() >= SPILL_FROM;
+    (!starts.is_empty()).then_some(Plan { fork, starts, workers, main_reads: true, spill })
 }
 
 /// Where the first line that begins with an `OpFunction` instruction
@@ -328,7 +340,7 @@ impl<'t> Assembler<'t, '_> {
         // Segment i runs from bounds[i] to bounds[i + 1].
         let bounds: Vec<usize> = starts.iter().copied().chain([usize::MAX]).collect();
         let count = starts.len();
-        let (text, options, spill) = (self.text, self.options, self.out.is_streaming());
+        let (text, options, spill) = (self.text, self.options, plan.spill && self.out.is_streaming());
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..count).map(|_| std::sync::mpsc::channel()).unzip();
         let claims =
             Mutex::new(Claims { next: 0, taken_from: count, senders: senders.into_iter().map(Some).collect() });
