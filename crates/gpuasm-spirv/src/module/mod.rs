@@ -98,7 +98,7 @@ impl OperandsAt {
     /// `None` past the list-index bits (a module of over 2^26 distinct
     /// operand lists, which no compiler writes).
     fn list(list: usize, set: ExtSetCode) -> Option<OperandsAt> {
-        (list < 1 << LIST_BITS).then(|| OperandsAt((set.0 as u32) << LIST_BITS | list as u32))
+        (list < 1 << LIST_BITS).then_some(OperandsAt((set.0 as u32) << LIST_BITS | list as u32))
     }
 
     #[inline]

@@ -75,7 +75,7 @@ impl IdNames {
             // About one name per 32 words on large modules; growing the
             // table rehashes every name given out.
             used: HashTable::with_capacity(words.len() / 32),
-            next_suffix: FxHashMap::default(),
+            next_numeric_suffix: FxHashMap::default(),
             scratch: Vec::new(),
             candidate: Vec::new(),
             numeric: IdMap::with_cap(words.len() + 1),
@@ -160,15 +160,25 @@ fn decimal_len(v: u32) -> usize {
     n
 }
 
+/// An entry of [`Builder::used`]. The smallest free suffix of a base name
+/// never decreases (names are only added), so resuming at `next_suffix` is
+/// exact and avoids the quadratic rescan spirv-dis does on repeated names.
+#[derive(Copy, Clone)]
+struct Used {
+    start: u32,
+    len: u32,
+    next_suffix: u32,
+}
+
 struct Builder {
     names: IdNames,
-    /// Every name given out, as ranges of the arena (an interner that
-    /// allocates nothing per name).
-    used: HashTable<(u32, u32)>,
-    /// Next suffix to try per base name. The smallest free suffix never
-    /// decreases (names are only added), so resuming is exact and avoids the
-    /// quadratic rescan spirv-dis does on repeated names.
-    next_suffix: FxHashMap<Vec<u8>, u32>,
+    /// Every name given out other than canonical numbers, as a range of
+    /// the arena (an interner that allocates nothing per name), with the
+    /// next suffix to try when it is asked for again.
+    used: HashTable<Used>,
+    /// The next suffix to try for base names that are canonical numbers
+    /// (those are not in `used`).
+    next_numeric_suffix: FxHashMap<Vec<u8>, u32>,
     scratch: Vec<u8>,
     candidate: Vec<u8>,
     /// Names that are canonical decimal numbers, kept by value: the default
@@ -384,29 +394,61 @@ impl Builder {
         } else {
             base.extend(suggested.iter().map(|&c| sanitize_byte(c)));
         }
-        if !self.claim(id, &base) {
-            let mut i = self.next_suffix.get(&base).copied().unwrap_or(0);
-            let mut candidate = std::mem::take(&mut self.candidate);
-            loop {
-                candidate.clear();
-                candidate.extend_from_slice(&base);
-                candidate.push(b'_');
-                number::write_uint(&mut candidate, i as u64);
-                i += 1;
-                if self.claim(id, &candidate) {
-                    break;
+        if canonical_number(&base).is_some() {
+            if !self.claim(id, &base) {
+                let i = self.next_numeric_suffix.get(&base).copied().unwrap_or(0);
+                let next = self.claim_suffixed(id, &base, i);
+                self.next_numeric_suffix.insert(base.clone(), next);
+            }
+        } else {
+            // One hash of the base: its entry, if it was given out, holds
+            // where its suffixes resume.
+            let hash = hash_name(&base);
+            let arena = &self.names.arena;
+            let same = |u: &Used| &arena[u.start as usize..(u.start + u.len) as usize] == base.as_slice();
+            match self.used.find(hash, same).map(|u| u.next_suffix) {
+                None => self.insert_used(id, &base, hash),
+                Some(from) => {
+                    let next = self.claim_suffixed(id, &base, from);
+                    let arena = &self.names.arena;
+                    let same = |u: &Used| &arena[u.start as usize..(u.start + u.len) as usize] == base.as_slice();
+                    if let Some(u) = self.used.find_mut(hash, same) {
+                        u.next_suffix = next;
+                    }
                 }
             }
-            // Most clashes repeat a base seen before: no new key to allocate.
-            match self.next_suffix.get_mut(base.as_slice()) {
-                Some(next) => *next = i,
-                None => {
-                    self.next_suffix.insert(base.clone(), i);
-                }
-            }
-            self.candidate = candidate;
         }
         self.scratch = base;
+    }
+
+    /// Gives `id` the first free name `base_i` for `i` from `from` on;
+    /// returns the suffix after it.
+    fn claim_suffixed(&mut self, id: u32, base: &[u8], from: u32) -> u32 {
+        let mut candidate = std::mem::take(&mut self.candidate);
+        let mut i = from;
+        loop {
+            candidate.clear();
+            candidate.extend_from_slice(base);
+            candidate.push(b'_');
+            number::write_uint(&mut candidate, i as u64);
+            i += 1;
+            if self.claim(id, &candidate) {
+                break;
+            }
+        }
+        self.candidate = candidate;
+        i
+    }
+
+    /// Adds `name`, which is not a canonical number and not given out, as
+    /// the name of `id`.
+    fn insert_used(&mut self, id: u32, name: &[u8], hash: u64) {
+        let range = (self.names.arena.len() as u32, name.len() as u32);
+        self.names.arena.extend_from_slice(name);
+        let arena = &self.names.arena;
+        let entry = Used { start: range.0, len: range.1, next_suffix: 0 };
+        self.used.insert_unique(hash, entry, |u| hash_name(&arena[u.start as usize..(u.start + u.len) as usize]));
+        self.names.ranges.insert(id, range);
     }
 
     /// Gives `name` to `id` if no other id has it.
@@ -427,16 +469,11 @@ impl Builder {
             return true;
         }
         let hash = hash_name(name);
-        let arena = &mut self.names.arena;
-        let eq = |&(s, l): &(u32, u32)| &arena[s as usize..(s + l) as usize] == name;
-        if self.used.find(hash, eq).is_some() {
+        let arena = &self.names.arena;
+        if self.used.find(hash, |u| &arena[u.start as usize..(u.start + u.len) as usize] == name).is_some() {
             return false;
         }
-        let range = (arena.len() as u32, name.len() as u32);
-        arena.extend_from_slice(name);
-        let arena = &self.names.arena;
-        self.used.insert_unique(hash, range, |&(s, l)| hash_name(&arena[s as usize..(s + l) as usize]));
-        self.names.ranges.insert(id, range);
+        self.insert_used(id, name, hash);
         true
     }
 }
