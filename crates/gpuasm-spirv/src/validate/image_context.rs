@@ -131,8 +131,6 @@ pub(super) struct Context<'a, 'w> {
     pub caps: FxHashSet<u32>,
     /// (target, decoration) of every OpDecorate and group decoration.
     decorations: FxHashSet<(u32, u32)>,
-    /// The OpLabel index of the block each instruction stands in.
-    pub block: Vec<u32>,
     /// `--before-hlsl-legalization`: OpPhi may choose images and samplers,
     /// Offset may stand anywhere.
     pub before_hlsl: bool,
@@ -146,20 +144,14 @@ impl<'a, 'w> Context<'a, 'w> {
     pub fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValOptions) -> Self {
         let mut decorations = FxHashSet::default();
         let mut groups: Vec<(u32, u32)> = Vec::new();
-        let mut block = vec![u32::MAX; m.insts.len()];
-        let mut label = u32::MAX;
         for (i, inst) in m.insts.iter().enumerate() {
             match inst.opcode() {
                 op::OpDecorate | op::OpDecorateId | op::OpDecorateString => {
                     decorations.insert((m.word(i, 0), m.word(i, 1)));
                 }
                 op::OpGroupDecorate => groups.extend((1..m.operands(i).len()).map(|k| (m.word(i, 0), m.word(i, k)))),
-                // Modules are shorter than 2^31 words (`Module::read`).
-                op::OpLabel => label = i as u32,
-                op::OpFunctionEnd => label = u32::MAX,
                 _ => {}
             }
-            block[i] = label;
         }
         for (group, target) in groups {
             let applied: Vec<u32> = decorations.iter().filter(|(t, _)| *t == group).map(|&(_, d)| d).collect();
@@ -172,10 +164,22 @@ impl<'a, 'w> Context<'a, 'w> {
             opencl: matches!(env, TargetEnv::OpenCl { .. }),
             caps: super::capabilities::with_implied(m).clone(),
             decorations,
-            block,
             before_hlsl: options.before_hlsl_legalization,
             offset_anywhere: options.before_hlsl_legalization || options.allow_offset_texture_operand,
         }
+    }
+
+    /// The index of the OpLabel of the block instruction `i` stands in
+    /// (the label's own for a label), `None` outside blocks. Found by
+    /// walking back: only the rule on OpSampledImage's consumers asks, and
+    /// a table of every instruction's block took 4 bytes an instruction in
+    /// both image passes.
+    pub fn block_of(&self, i: usize) -> Option<usize> {
+        (0..=i).rev().map(|j| (j, self.m.opcode(j))).find_map(|(j, opcode)| match opcode {
+            op::OpLabel => Some(Some(j)),
+            op::OpFunctionEnd => Some(None),
+            _ => None,
+        })?
     }
 
     pub fn has(&self, capability: u32) -> bool {

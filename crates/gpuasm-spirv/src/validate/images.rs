@@ -462,6 +462,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
     }
     // Consumers: later instructions naming the result in an id operand.
     let result = m.insts[i].result_id;
+    let home = cx.block_of(i);
     for c in i + 1..m.insts.len() {
         let uses =
             m.operands(c).iter().enumerate().any(|(k, o)| o.kind == OperandKind::IdRef && m.word(c, k) == result);
@@ -470,7 +471,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
         }
         let consumer = &m.insts[c];
         let name = &consumer.info().name[2..];
-        if cx.block[c] != cx.block[i] {
+        if cx.block_of(c) != home {
             let (s, u) = (r.id(result), r.id(consumer.result_id));
             return fail(
                 i,
