@@ -73,13 +73,24 @@ enum Place {
     Block(u32, u32),
 }
 
-/// Every instruction's [`Place`], four bytes each (a large module has
-/// millions of instructions): 0 for elsewhere, `OUTSIDE | f` for outside
-/// the blocks of function `f`, else `1 + k` for the module's `k`th block.
+/// Every instruction's [`Place`], as the spans of instructions that have
+/// one (a block's label, the rest of the block, a parameter), in order:
+/// code `OUTSIDE | f` for outside the blocks of function `f`, `1 + k` for
+/// the module's `k`th block; every other instruction is elsewhere. The
+/// function being checked also has a code per instruction ([`Places::enter`]):
+/// most ids it uses are its own. (A code per instruction of the module took
+/// 4 bytes an instruction at the validator's peak.)
 struct Places {
-    code: Vec<u32>,
+    /// `(first, end, code)`, sorted and disjoint.
+    spans: Vec<(u32, u32, u32)>,
     /// Function and block of each of the module's blocks, in order.
     blocks: Vec<(u32, u32)>,
+    /// Where each function's spans start in `spans`.
+    function_spans: Vec<usize>,
+    /// The codes of the instructions from `local_from` on, for the
+    /// function entered last.
+    local: Vec<u32>,
+    local_from: usize,
 }
 
 /// Marks [`Places`] codes of [`Place::OutsideBlocks`] (there are fewer
@@ -88,28 +99,69 @@ const OUTSIDE: u32 = 1 << 31;
 
 impl Places {
     fn new(m: &Module, functions: &[Function]) -> Places {
-        let mut code = vec![0u32; m.insts.len()];
+        let mut spans = Vec::new();
         let mut blocks = Vec::new();
+        let mut function_spans = Vec::with_capacity(functions.len() + 1);
         for (f, func) in functions.iter().enumerate() {
+            function_spans.push(spans.len());
+            // Modules are shorter than 2^31 words (`Module::read`).
+            let mut push = |first: usize, end: usize, code: u32| {
+                if first < end {
+                    spans.push((first as u32, end as u32, code));
+                }
+            };
             let outside = OUTSIDE | f as u32;
-            for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
-                blocks.push((f as u32, b as u32));
-                code[range.start] = outside;
-                code[range.start + 1..range.end].fill(blocks.len() as u32);
-            }
-            let params = func.def + 1..func.blocks.first().map_or(func.def + 1, |block| block.insts.start);
-            for (at, i) in code[params.clone()].iter_mut().zip(params) {
+            let first_block = func.blocks.first().map_or(func.def + 1, |block| block.insts.start);
+            for i in func.def + 1..first_block {
                 if m.opcode(i) == op::OpFunctionParameter {
-                    *at = outside;
+                    push(i, i + 1, outside);
                 }
             }
+            for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
+                blocks.push((f as u32, b as u32));
+                push(range.start, range.start + 1, outside);
+                push(range.start + 1, range.end, blocks.len() as u32);
+            }
         }
-        Places { code, blocks }
+        function_spans.push(spans.len());
+        // `functions::find` walks the module once, in order (the fuzz
+        // targets run with this check on).
+        debug_assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0));
+        Places { spans, blocks, function_spans, local: Vec::new(), local_from: 0 }
+    }
+
+    /// Makes the codes of function `f`'s instructions one look-up each.
+    fn enter(&mut self, f: usize) {
+        let own = &self.spans[self.function_spans[f]..self.function_spans[f + 1]];
+        self.local.clear();
+        let (Some(first), Some(last)) = (own.first(), own.last()) else { return };
+        self.local_from = first.0 as usize;
+        self.local.resize((last.1 - first.0) as usize, 0);
+        for &(start, end, code) in own {
+            self.local[(start - first.0) as usize..(end - first.0) as usize].fill(code);
+        }
+    }
+
+    #[inline]
+    fn code(&self, i: usize) -> u32 {
+        if let Some(&code) = i.checked_sub(self.local_from).and_then(|k| self.local.get(k)) {
+            return code;
+        }
+        let i = i as u32;
+        // Types, constants and globals stand before every function.
+        if self.spans.first().is_none_or(|&(first, _, _)| i < first) {
+            return 0;
+        }
+        let k = self.spans.partition_point(|&(first, _, _)| first <= i);
+        match k.checked_sub(1).map(|k| self.spans[k]) {
+            Some((_, end, code)) if i < end => code,
+            _ => 0,
+        }
     }
 
     #[inline]
     fn get(&self, i: usize) -> Place {
-        match self.code[i] {
+        match self.code(i) {
             0 => Place::Elsewhere,
             c if c & OUTSIDE != 0 => Place::OutsideBlocks(c & !OUTSIDE),
             c => {
@@ -232,10 +284,11 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         return;
     }
     // Where each instruction stands, by instruction index.
-    let place = Places::new(m, functions);
+    let mut place = Places::new(m, functions);
     let mut phi_error: Option<(usize, String)> = None;
     for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
         let Some(Graph { block_index, idom, .. }) = graph else { continue };
+        place.enter(f);
         let tree = DomTree::new(idom);
         let reachable = |b: usize| idom[b].is_some();
         for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
