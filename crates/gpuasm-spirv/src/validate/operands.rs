@@ -1004,7 +1004,9 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     };
     let entry_points = targets(op::OpEntryPoint, 1);
     let called = targets(op::OpFunctionCall, 2);
-    let phis = super::phi::Phis::new(m);
+    // Every block's predecessors, only for a module with phis (most
+    // compiled shaders before optimisation have none).
+    let phis = m.uses(op::OpPhi).then(|| super::phi::Phis::new(m));
     let exotic_types = declares_exotic(m);
     let mut param = 0;
     for i in 0..m.insts.len() {
@@ -1043,7 +1045,11 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                 }
                 param += 1;
             }
-            op::OpPhi => phis.check(m, r, i),
+            op::OpPhi => {
+                if let Some(phis) = &phis {
+                    phis.check(m, r, i)
+                }
+            }
             op::OpArrayLength => {
                 let rt = inst.result_type;
                 let ok = m.def_opcode(rt) == Some(op::OpTypeInt)
