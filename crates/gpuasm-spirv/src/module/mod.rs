@@ -101,6 +101,16 @@ impl OperandsAt {
         (list < 1 << LIST_BITS).then_some(OperandsAt((set.0 as u32) << LIST_BITS | list as u32))
     }
 
+    /// `Ok((layout, len))` for a static layout, else `Err(list)`.
+    #[inline(always)]
+    fn get(self) -> Result<(usize, usize), usize> {
+        if self.0 & STATIC != 0 {
+            Ok(((self.0 >> 16 & 0x7fff) as usize, (self.0 & 0xffff) as usize))
+        } else {
+            Err((self.0 & ((1 << LIST_BITS) - 1)) as usize)
+        }
+    }
+
     #[inline]
     fn ext_set(self) -> ExtSetCode {
         ExtSetCode(if self.0 & STATIC != 0 { 0 } else { (self.0 >> LIST_BITS) as u8 })
@@ -329,7 +339,9 @@ impl<'w> Module<'w> {
     pub fn read_with(words: &'w [u32], options: ParserOptions) -> Result<Module<'w>, BinaryError> {
         let mut parser = InstructionParser::new(words, options)?;
         let header = *parser.header();
-        if words.len() >= STATIC as usize {
+        // Instruction offsets and indices are u32s, and the passes use
+        // bit 31 of some as a mark.
+        if words.len() >= 1 << 31 {
             return Err(BinaryError::new(crate::binary::BinaryErrorKind::TooLarge { words: words.len() }, 0));
         }
         // Sized up front: growing these by doubling costs copies and, at the
@@ -576,12 +588,12 @@ impl<'w> Module<'w> {
 
     #[inline(always)]
     fn operands_of(&self, inst: &Inst) -> &[ParsedOperand] {
-        let at = inst.operands.0;
-        if at & STATIC != 0 {
-            &self.layouts[(at >> 16 & 0x7fff) as usize][..(at & 0xffff) as usize]
-        } else {
-            let (start, len) = self.lists[(at & ((1 << LIST_BITS) - 1)) as usize];
-            &self.operands[start as usize..(start + len) as usize]
+        match inst.operands.get() {
+            Ok((layout, len)) => &self.layouts[layout][..len],
+            Err(list) => {
+                let (start, len) = self.lists[list];
+                &self.operands[start as usize..(start + len) as usize]
+            }
         }
     }
 

@@ -170,6 +170,13 @@ struct Used {
     next_suffix: u32,
 }
 
+impl Used {
+    /// The name, in the names' arena.
+    fn text(self, arena: &[u8]) -> &[u8] {
+        &arena[self.start as usize..(self.start + self.len) as usize]
+    }
+}
+
 struct Builder {
     names: IdNames,
     /// Every name given out other than canonical numbers, as a range of
@@ -405,13 +412,13 @@ impl Builder {
             // where its suffixes resume.
             let hash = hash_name(&base);
             let arena = &self.names.arena;
-            let same = |u: &Used| &arena[u.start as usize..(u.start + u.len) as usize] == base.as_slice();
+            let same = |u: &Used| u.text(arena) == base.as_slice();
             match self.used.find(hash, same).map(|u| u.next_suffix) {
                 None => self.insert_used(id, &base, hash),
                 Some(from) => {
                     let next = self.claim_suffixed(id, &base, from);
                     let arena = &self.names.arena;
-                    let same = |u: &Used| &arena[u.start as usize..(u.start + u.len) as usize] == base.as_slice();
+                    let same = |u: &Used| u.text(arena) == base.as_slice();
                     if let Some(u) = self.used.find_mut(hash, same) {
                         u.next_suffix = next;
                     }
@@ -447,7 +454,7 @@ impl Builder {
         self.names.arena.extend_from_slice(name);
         let arena = &self.names.arena;
         let entry = Used { start: range.0, len: range.1, next_suffix: 0 };
-        self.used.insert_unique(hash, entry, |u| hash_name(&arena[u.start as usize..(u.start + u.len) as usize]));
+        self.used.insert_unique(hash, entry, |u| hash_name(u.text(arena)));
         self.names.ranges.insert(id, range);
     }
 
@@ -470,7 +477,7 @@ impl Builder {
         }
         let hash = hash_name(name);
         let arena = &self.names.arena;
-        if self.used.find(hash, |u| &arena[u.start as usize..(u.start + u.len) as usize] == name).is_some() {
+        if self.used.find(hash, |u| u.text(arena) == name).is_some() {
             return false;
         }
         self.insert_used(id, name, hash);
