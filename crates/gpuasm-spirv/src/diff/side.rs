@@ -164,7 +164,7 @@ impl<'m> Side<'m> {
     }
 
     pub fn type_id(&self, i: usize) -> u32 {
-        self.m.insts()[self.orig(i)].result_type().unwrap_or(0)
+        self.m.result_type(self.orig(i)).unwrap_or(0)
     }
 
     pub fn num_operands(&self, i: usize) -> usize {

@@ -113,6 +113,11 @@ impl DomTree {
         DomTree { pre, post }
     }
 
+    /// Whether the tree has block `b`: the entry block and those it reaches.
+    pub(crate) fn reaches(&self, b: usize) -> bool {
+        self.pre[b] != u32::MAX
+    }
+
     pub(crate) fn dominates(&self, a: usize, b: usize) -> bool {
         self.pre[a] <= self.pre[b] && self.post[b] <= self.post[a]
     }

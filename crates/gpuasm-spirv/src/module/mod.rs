@@ -59,8 +59,6 @@ pub struct Inst {
     pub(crate) word_count: u16,
     opcode: u16,
     /// `0` when there is none.
-    pub(crate) result_type: u32,
-    /// `0` when there is none.
     pub(crate) result_id: u32,
     /// Where the operands are and, for `OpExtInst`, its set: see
     /// [`OperandsAt`].
@@ -68,9 +66,11 @@ pub struct Inst {
 }
 
 // Every pass walks the instructions: kept small, more of them share a cache
-// line, and a large module's list stays small (it was 48 bytes, then 24: at
-// 20 the list of a 19 MB module is 5 MB smaller).
-const _: () = assert!(std::mem::size_of::<Inst>() == 20);
+// line, and a large module's list stays small (it was 48 bytes, then 24,
+// then 20: at 16 the list of a 19 MB module is 11 MB smaller than at 24).
+// The result type is not kept: it is the word after the opcode's, which
+// [`Module::result_type`] reads.
+const _: () = assert!(std::mem::size_of::<Inst>() == 16);
 
 /// Where an instruction's operands are, in one word. Either the first
 /// `len` of static layout `layout` (most instructions: nothing is copied):
@@ -208,11 +208,6 @@ impl Inst {
     pub fn info(&self) -> &'static InstructionInfo {
         // The parser knew the opcode: it has an entry.
         &crate::grammar::INSTRUCTIONS[crate::grammar::OPCODE_INDEX[self.opcode as usize] as usize]
-    }
-
-    /// The id of its result type, if it has one.
-    pub fn result_type(&self) -> Option<u32> {
-        (self.result_type != 0).then_some(self.result_type)
     }
 
     /// The id it defines, if it defines one.
@@ -369,7 +364,7 @@ impl<'w> Module<'w> {
                 defs.insert(inst.result_id, insts.len());
             }
             let (offset, word_count, opcode) = (inst.offset, inst.words.len() as u16, inst.info.opcode);
-            let (result_type, result_id, ext_set) = (inst.result_type, inst.result_id, ExtSetCode::new(inst.ext_set));
+            let (result_id, ext_set) = (inst.result_id, ExtSetCode::new(inst.ext_set));
             // The operands are no more than the words, a u16.
             let len = inst.operands.len();
             let at = match parser.last_operands() {
@@ -389,7 +384,7 @@ impl<'w> Module<'w> {
                     at
                 }
             };
-            insts.push(Inst { offset: offset as u32, word_count, opcode, result_type, result_id, operands: at });
+            insts.push(Inst { offset: offset as u32, word_count, opcode, result_id, operands: at });
         }
         let id_types = parser.take_id_types();
         let mut m = Module {
@@ -571,7 +566,7 @@ impl<'w> Module<'w> {
             offset: inst.offset as usize,
             opcode: inst.opcode,
             info: inst.info(),
-            result_type: inst.result_type,
+            result_type: self.result_type_at(inst),
             result_id: inst.result_id,
             ext_set: inst.ext_set(),
             operands: self.operands(i),
@@ -614,6 +609,29 @@ impl<'w> Module<'w> {
             .enumerate()
             .filter(|(_, o)| o.kind != OperandKind::IdResult && o.kind.info().category == Category::Id)
             .map(move |(k, o)| (k, self.words[base + o.offset as usize]))
+    }
+
+    /// The result type of instruction `i`, if it has one.
+    #[inline]
+    pub fn result_type(&self, i: usize) -> Option<u32> {
+        Some(self.result_type_at(&self.insts[i])).filter(|&t| t != 0)
+    }
+
+    /// The result type of instruction `i`, 0 when it has none.
+    #[inline]
+    pub(crate) fn result_type_word(&self, i: usize) -> u32 {
+        self.result_type_at(&self.insts[i])
+    }
+
+    /// The result type's id, 0 when it has none: the instruction's second
+    /// word when the grammar gives it one (the reader checked it is there).
+    #[inline]
+    pub(crate) fn result_type_at(&self, inst: &Inst) -> u32 {
+        if inst.info().has_result_type && inst.word_count > 1 {
+            self.words[inst.offset as usize + 1]
+        } else {
+            0
+        }
     }
 
     /// The instruction defining `id`.

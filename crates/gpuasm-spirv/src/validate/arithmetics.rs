@@ -30,7 +30,7 @@ pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
     let name = inst.info().name.trim_start_matches("Op");
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let fail = |what: &str| Some(format!("{what}: {name}"));
     match opcode {
@@ -113,7 +113,7 @@ pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
 /// BFloat16DotProductKHR), float vector operands of that component type
 /// and of one size.
 pub(super) fn dot(m: &Module, i: usize, caps: &rustc_hash::FxHashSet<u32>, r: &mut Report) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if m.def_opcode(rt) != Some(op::OpTypeFloat) {
         return Some("Expected float scalar type as Result Type: Dot".into());
     }

@@ -119,7 +119,7 @@ impl Checker<'_, '_> {
         let opcode = inst.opcode();
         let name = &inst.info().name[2..];
         let has = |c: u32| self.caps.contains(&c);
-        let rt = inst.result_type;
+        let rt = m.result_type_at(inst);
         let (float, int) = (self.scalar(rt, op::OpTypeFloat), self.scalar(rt, op::OpTypeInt));
         let half_vector = has(cap::AtomicFloat16VectorNV) && self.half_vector(rt);
         let result_problem = match returns {

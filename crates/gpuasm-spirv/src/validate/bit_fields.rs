@@ -31,7 +31,7 @@ pub(super) fn problem(m: &Module, i: usize, vulkan: bool) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
     let name = &inst.info().name[2..];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let fail = |what: &str| Some(format!("{what}: {name}"));
     if opcode == op::OpBitCount && int(m, rt).is_none() {
         return fail("Expected int scalar or vector type as Result Type");

@@ -166,7 +166,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
             // Any value of a PhysicalStorageBuffer pointer type has its
             // pointee laid out (spirv-val's rule; the declaration of the
             // pointer type alone does not count).
-            let ty = inst.result_type;
+            let ty = m.result_type_at(inst);
             if ty != 0
                 && m.def_opcode(ty) == Some(op::OpTypePointer)
                 && m.def_word(ty, 2) == Some(storage_class::PhysicalStorageBuffer)
@@ -200,7 +200,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
         }
         // Typed variables by their pointer type, untyped ones by their data
         // type (if they give one).
-        let ptr = inst.result_type;
+        let ptr = m.result_type_at(inst);
         let data = if inst.opcode() == op::OpUntypedVariableKHR {
             (m.operands(i).len() > 3).then(|| m.word(i, 3))
         } else if m.def_opcode(ptr) == Some(op::OpTypePointer) {
@@ -348,8 +348,8 @@ fn untyped_access<'a>(m: &Module, d: &Decorations, i: usize) -> Option<(usize, u
         op::OpUntypedAccessChainKHR
         | op::OpUntypedInBoundsAccessChainKHR
         | op::OpUntypedPtrAccessChainKHR
-        | op::OpUntypedInBoundsPtrAccessChainKHR => (m.insts[i].result_type, m.word(i, 2)),
-        op::OpLoad => (untyped_type_of(m.word(i, 2))?, m.insts[i].result_type),
+        | op::OpUntypedInBoundsPtrAccessChainKHR => (m.result_type_word(i), m.word(i, 2)),
+        op::OpLoad => (untyped_type_of(m.word(i, 2))?, m.result_type_word(i)),
         op::OpStore => (untyped_type_of(m.word(i, 0))?, m.type_of(m.word(i, 1))),
         op::OpUntypedArrayLengthKHR => (m.type_of(m.word(i, 3)), m.word(i, 2)),
         _ => return None,

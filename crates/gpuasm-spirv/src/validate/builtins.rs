@@ -634,9 +634,9 @@ fn underlying_type(m: &Module, d: Decorated) -> Result<u32, String> {
         None if inst.opcode() == op::OpTypeStruct => {
             Err(format!("{desc} did not find an member index to get underlying data type for struct type."))
         }
-        None if is_constant(inst.opcode()) => Ok(inst.result_type),
-        None => match m.def(inst.result_type) {
-            Some(p) if p.opcode() == op::OpTypePointer => Ok(m.def_word(inst.result_type, 3).unwrap_or(0)),
+        None if is_constant(inst.opcode()) => Ok(m.result_type_at(inst)),
+        None => match m.def(m.result_type_at(inst)) {
+            Some(p) if p.opcode() == op::OpTypePointer => Ok(m.def_word(m.result_type_at(inst), 3).unwrap_or(0)),
             _ => Err(format!(
                 "{desc} is decorated with BuiltIn. BuiltIn decoration should only be applied to struct types, \
                  variables and constants."

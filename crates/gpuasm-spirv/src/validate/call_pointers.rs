@@ -60,7 +60,7 @@ fn call_problem(m: &Module, caps: &FxHashSet<u32>, r: &mut Report, i: usize) -> 
     if m.def_opcode(function) != Some(op::OpFunction) {
         return None;
     }
-    if let Some(class) = logical_pointer_class(m, m.insts[i].result_type) {
+    if let Some(class) = logical_pointer_class(m, m.result_type_word(i)) {
         let message = match class {
             sc::StorageBuffer if !caps.contains(&capability::VariablePointersStorageBuffer) => {
                 "In Logical addressing, functions may only return a storage buffer pointer if the \

@@ -50,7 +50,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 has_blocks = false;
                 blocks = 0;
                 function_start = i;
-                void_return = m.def_opcode(inst.result_type) == Some(op::OpTypeVoid);
+                void_return = m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeVoid);
             }
             op::OpFunctionParameter => {
                 if state != State::Header {

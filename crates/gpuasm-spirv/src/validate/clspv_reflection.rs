@@ -93,9 +93,9 @@ const GL_COMPUTE: u32 = 5;
 fn is_uint32_constant(m: &Module, id: u32) -> bool {
     let Some(c) = m.def(id) else { return false };
     c.opcode() == op::OpConstant
-        && m.def_opcode(c.result_type) == Some(op::OpTypeInt)
-        && m.def_word(c.result_type, 2) == Some(32)
-        && m.def_word(c.result_type, 3) == Some(0)
+        && m.def_opcode(m.result_type_at(c)) == Some(op::OpTypeInt)
+        && m.def_word(m.result_type_at(c), 2) == Some(32)
+        && m.def_word(m.result_type_at(c), 3) == Some(0)
 }
 
 /// The version an import string names, or spirv-val's complaint about it.
@@ -142,7 +142,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
 
 /// The first broken rule of instruction `i`, in spirv-val's order.
 fn problem(m: &Module, i: usize, version: u32) -> Result<(), String> {
-    if m.def_opcode(m.insts[i].result_type) != Some(op::OpTypeVoid) {
+    if m.def_opcode(m.result_type_word(i)) != Some(op::OpTypeVoid) {
         return Err("Return Type must be OpTypeVoid".into());
     }
     let Some(ExtSet::Known(set)) = m.insts[i].ext_set() else { return Ok(()) };

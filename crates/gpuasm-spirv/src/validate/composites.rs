@@ -25,7 +25,7 @@ fn is_int_scalar(m: &Module, ty: u32) -> bool {
 
 fn problem(m: &Module, i: usize) -> Option<&'static str> {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let component = |ty: u32| m.def_word(ty, 2).unwrap_or(0);
     match inst.opcode() {

@@ -53,7 +53,7 @@ const KERNEL_SPEC_OPS: &[u16] = &[
 /// What spirv-val's constant pass finds wrong with instruction `i`.
 pub(crate) fn problem(m: &Module, cx: &Context, r: &mut Report, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let name = inst.info().name;
     let message = match inst.opcode() {
         op::OpConstantTrue | op::OpConstantFalse | op::OpSpecConstantTrue | op::OpSpecConstantFalse

@@ -34,7 +34,7 @@ fn int_shape(m: &Module, ty: u32) -> Option<(u32, u32, bool)> {
 
 fn problem(m: &Module, i: usize) -> Option<&'static str> {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let input = || m.type_of(m.word(i, 2));
     match inst.opcode() {
         op::OpSatConvertSToU | op::OpSatConvertUToS => {

@@ -84,15 +84,15 @@ fn is_int_scalar_type(m: &Module, t: u32) -> bool {
 fn is_uint32_constant(m: &Module, id: u32) -> bool {
     let Some(c) = m.def(id) else { return false };
     c.opcode() == op::OpConstant
-        && is_int_scalar_type(m, c.result_type)
-        && m.def_word(c.result_type, 2) == Some(32)
-        && m.def_word(c.result_type, 3) == Some(0)
+        && is_int_scalar_type(m, m.result_type_at(c))
+        && m.def_word(m.result_type_at(c), 2) == Some(32)
+        && m.def_word(m.result_type_at(c), 3) == Some(0)
 }
 
 /// The value of an integer OpConstant (its low word).
 fn constant(m: &Module, id: u32) -> Option<u32> {
     let c = m.def(id)?;
-    (c.opcode() == op::OpConstant && is_int_scalar_type(m, c.result_type)).then(|| m.words[c.offset as usize + 3])
+    (c.opcode() == op::OpConstant && is_int_scalar_type(m, m.result_type_at(c))).then(|| m.words[c.offset as usize + 3])
 }
 
 struct Checker<'a, 'r, 'm, 'w> {
@@ -199,8 +199,10 @@ impl Checker<'_, '_, '_, '_> {
     /// of 32 or 64 bits.
     fn array_count(&self, id: u32) -> bool {
         let m = self.m;
-        if let Some(c) = m.def(id).filter(|c| c.opcode() == op::OpConstant && is_int_scalar_type(m, c.result_type)) {
-            if matches!(m.def_word(c.result_type, 2), Some(32 | 64)) {
+        if let Some(c) =
+            m.def(id).filter(|c| c.opcode() == op::OpConstant && is_int_scalar_type(m, m.result_type_at(c)))
+        {
+            if matches!(m.def_word(m.result_type_at(c), 2), Some(32 | 64)) {
                 return self.shader || m.def_word(id, 3) != Some(0);
             }
         }
@@ -215,7 +217,7 @@ impl Checker<'_, '_, '_, '_> {
         if self.encoding(encoding) != Some(UNSIGNED) {
             return false;
         }
-        m.def(size).is_some_and(|s| is_int_scalar_type(m, s.result_type))
+        m.def(size).is_some_and(|s| is_int_scalar_type(m, m.result_type_at(s)))
             && matches!(m.def_word(size, 3), Some(32 | 64))
     }
 
@@ -223,7 +225,7 @@ impl Checker<'_, '_, '_, '_> {
     /// or unsigned DebugTypeBasic.
     fn index(&self, id: u32) -> bool {
         let m = self.m;
-        if m.def(id).is_some_and(|c| c.opcode() == op::OpConstant && is_int_scalar_type(m, c.result_type)) {
+        if m.def(id).is_some_and(|c| c.opcode() == op::OpConstant && is_int_scalar_type(m, m.result_type_at(c))) {
             return true;
         }
         if !matches!(debug_name(m, id), Some("DebugLocalVariable" | "DebugGlobalVariable")) {
@@ -381,7 +383,8 @@ impl Checker<'_, '_, '_, '_> {
                     return false;
                 }
                 let size = self.word(11);
-                if !m.def(size).is_some_and(|s| is_int_scalar_type(m, s.result_type)) || m.def_word(size, 3) == Some(0)
+                if !m.def(size).is_some_and(|s| is_int_scalar_type(m, m.result_type_at(s)))
+                    || m.def_word(size, 3) == Some(0)
                 {
                     return self.fail("expected operand Size is a positive integer".into());
                 }
@@ -608,7 +611,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 let Some(ei) = words.get(4).and_then(|&n| set.instruction(n)) else { continue };
                 let shader = set.import_name == SHADER;
                 let mut c = Checker { m, r, i, set: set.import_name, name: ei.name, shader, words };
-                if m.def_opcode(inst.result_type) != Some(op::OpTypeVoid) {
+                if m.def_opcode(m.result_type_at(inst)) != Some(op::OpTypeVoid) {
                     c.fail("expected result type must be a result id of OpTypeVoid".into());
                     return;
                 }

@@ -132,7 +132,7 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
                 continue;
             }
             let class = m.word(at, 2);
-            let ty = m.def_word(m.insts[at].result_type, 3).unwrap_or(0);
+            let ty = m.def_word(m.result_type_word(at), 3).unwrap_or(0);
             let is_struct = m.def_opcode(ty) == Some(op::OpTypeStruct);
             let mut has_built_in = false;
             for a in cx.of(if is_struct { ty } else { var }).iter().filter(|a| a.0 == d::BuiltIn) {
@@ -328,7 +328,7 @@ fn buffer_blocks(cx: &Ctx, r: &mut Report) -> bool {
                 0
             }
         } else {
-            m.def_word(inst.result_type, 3).unwrap_or(0)
+            m.def_word(m.result_type_at(inst), 3).unwrap_or(0)
         };
         if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
             id = m.def_word(id, 2).unwrap_or(0);
@@ -517,7 +517,7 @@ fn writable_pointers(cx: &Ctx) -> FxHashSet<u32> {
         match inst.opcode() {
             op::OpVariable => {
                 let class = m.word(i, 2);
-                let mut id = m.def_word(inst.result_type, 3).unwrap_or(0);
+                let mut id = m.def_word(m.result_type_at(inst), 3).unwrap_or(0);
                 if matches!(m.def_opcode(id), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
                     id = m.def_word(id, 2).unwrap_or(0);
                 }
@@ -531,7 +531,7 @@ fn writable_pointers(cx: &Ctx) -> FxHashSet<u32> {
                     _ => false,
                 };
                 if registered {
-                    set.insert(inst.result_type);
+                    set.insert(m.result_type_at(inst));
                 }
             }
             op::OpTypePointer if m.word(i, 1) == sc::UniformConstant => {
@@ -573,7 +573,9 @@ fn access_problem(cx: &Ctx, writable: &FxHashSet<u32>, at: usize, dec: u32) -> O
     if relaxed && matches!(class, Some(sc::Function | sc::Private)) {
         return None;
     }
-    if class == Some(sc::TileAttachmentQCOM) || writable.contains(&inst.result_type) || opcode == op::OpRawAccessChainNV
+    if class == Some(sc::TileAttachmentQCOM)
+        || writable.contains(&m.result_type_at(inst))
+        || opcode == op::OpRawAccessChainNV
     {
         return None;
     }
@@ -610,9 +612,9 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
                 d::NonWritable | d::NonReadable if a.1 == -1 => access_problem(cx, &writable, at, a.0),
                 d::Uniform | d::UniformId => {
                     let dec = name(OperandKind::Decoration, a.0);
-                    if inst.result_type == 0 {
+                    if m.result_type_at(inst) == 0 {
                         Some(format!("{dec} decoration applied to a non-object"))
-                    } else if m.def_opcode(inst.result_type) == Some(op::OpTypeVoid) {
+                    } else if m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeVoid) {
                         Some(format!("{dec} decoration applied to a value with void type"))
                     } else if a.0 == d::UniformId {
                         a.2.first().and_then(|&scope| super::scopes::uniform_id_scope(m, cx.vulkan, at, scope))
@@ -683,7 +685,7 @@ fn component_problem(cx: &Ctx, r: &mut Report, at: usize, a: &Applied) -> Option
                 ));
             }
         }
-        let t = inst.result_type;
+        let t = m.result_type_at(inst);
         if m.def_opcode(t) == Some(op::OpTypePointer) {
             m.def_word(t, 3).unwrap_or(0)
         } else {

@@ -197,15 +197,26 @@ impl Graph {
     }
 }
 
+/// The block of `func` whose label stands at instruction `at`.
+fn block_at(func: &Function, at: Option<usize>) -> Option<usize> {
+    let at = at?;
+    let b = func.blocks.partition_point(|block| block.insts.start < at);
+    func.blocks.get(b).filter(|block| block.insts.start == at).map(|_| b)
+}
+
 pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     let functions = m.functions();
-    let graphs: Vec<Option<Graph>> = functions.iter().map(|f| Graph::new(m, f)).collect();
     let shader = m.declared_capabilities.contains(&capability::Shader);
     // The control-flow graph's own rules come first (spirv-val's CFG pass):
     // a block never appears before its dominator, and structured nesting
-    // stays within the limit.
-    for (func, graph) in functions.iter().zip(&graphs) {
-        let Some(Graph { block_index, succ, idom, rpo }) = graph else { continue };
+    // stays within the limit. Of each function's graph, the uses below need
+    // only the dominator tree: the rest is dropped as soon as it is checked
+    // (all of them at once were a tenth of the validator's peak).
+    let mut trees: Vec<Option<DomTree>> = Vec::with_capacity(functions.len());
+    for func in functions {
+        let graph = Graph::new(m, func);
+        trees.push(graph.as_ref().map(|g| DomTree::new(&g.idom)));
+        let Some(Graph { block_index, succ, idom, rpo }) = &graph else { continue };
         // Every block a branch or merge instruction names is in the function.
         let mut undefined: Vec<u32> = Vec::new();
         for Block { insts: range, .. } in &func.blocks {
@@ -286,11 +297,10 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     // Where each instruction stands, by instruction index.
     let mut place = Places::new(m, functions);
     let mut phi_error: Option<(usize, String)> = None;
-    for (f, (func, graph)) in functions.iter().zip(&graphs).enumerate() {
-        let Some(Graph { block_index, idom, .. }) = graph else { continue };
+    for (f, (func, tree)) in functions.iter().zip(&trees).enumerate() {
+        let Some(tree) = tree else { continue };
         place.enter(f);
-        let tree = DomTree::new(idom);
-        let reachable = |b: usize| idom[b].is_some();
+        let reachable = |b: usize| tree.reaches(b);
         for (b, Block { insts: range, .. }) in func.blocks.iter().enumerate() {
             for i in range.clone() {
                 let inst = &m.insts[i];
@@ -333,7 +343,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         // dominated by the value's block, even one nothing
                         // reaches (checked after every other use, as
                         // spirv-val does).
-                        if let Some(&pb) = block_index.get(&parent) {
+                        if let Some(pb) = block_at(func, m.def_index(parent)) {
                             let dominated = db == pb || (reachable(db) && tree.dominates(db, pb));
                             if reachable(b) && reachable(pb) && !dominated && phi_error.is_none() {
                                 let (name, p) = (r.id(id), r.id(parent));

@@ -87,11 +87,11 @@ fn problem(m: &Module, i: usize, checked: Checked) -> Option<String> {
     let inst = &m.insts[i];
     let operand_type = |k: usize| (k < m.operands(i).len()).then(|| m.type_of(m.word(i, k)));
     let enc = match checked {
-        Checked::Result => encoding_of(m, inst.result_type, false),
+        Checked::Result => encoding_of(m, m.result_type_at(inst), false),
         Checked::Operand(k) => encoding_of(m, operand_type(k)?, false),
         Checked::VectorOperand(k) => encoding_of(m, operand_type(k)?, true),
         Checked::MatrixComponent => {
-            let rt = inst.result_type;
+            let rt = m.result_type_at(inst);
             (m.def_opcode(rt)? == op::OpTypeMatrix)
                 .then(|| m.def_word(rt, 2))
                 .flatten()

@@ -108,7 +108,7 @@ pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
             if class != storage_class::Input && class != storage_class::Output {
                 continue;
             }
-            let pointee = m.def_word(m.insts[v].result_type, 3).unwrap_or(0);
+            let pointee = m.def_word(m.result_type_word(v), 3).unwrap_or(0);
             let encoded = |encodings: &[u32]| {
                 super::memory::contains_in(
                     m,

@@ -138,7 +138,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
 
 /// The first broken rule of instruction `i`, in spirv-val's order.
 fn problem(m: &Module, i: usize, name: &str, family: Family, amd_int16: bool, before_hlsl: bool) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     let float = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat);
     let scalar_float = float(rt).filter(|s| s.count == 1);
@@ -308,7 +308,7 @@ fn shape_or_coop(m: &Module, t: u32, coop: bool) -> Option<Shape> {
 }
 
 fn simple(m: &Module, i: usize, name: &str, family: Family, before_hlsl: bool) -> Option<&'static str> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let operands = 4..m.operands(i).len();
     let operand_type = |k: usize| m.type_of(m.word(i, k));
     // Some instructions also take cooperative vectors (SPV_NV_cooperative_vector).

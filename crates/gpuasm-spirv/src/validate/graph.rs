@@ -30,7 +30,7 @@ fn is_int32(m: &Module, id: u32) -> bool {
 /// cannot be evaluated).
 fn value(m: &Module, id: u32) -> Option<u64> {
     let d = m.def(id)?;
-    if m.def_opcode(d.result_type) != Some(op::OpTypeInt) {
+    if m.def_opcode(m.result_type_at(d)) != Some(op::OpTypeInt) {
         return None;
     }
     match d.opcode() {
@@ -99,7 +99,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
             }
             op::OpGraphConstantARM => {
-                if m.def_opcode(inst.result_type) != Some(op::OpTypeTensorARM) {
+                if m.def_opcode(m.result_type_at(inst)) != Some(op::OpTypeTensorARM) {
                     r.error(
                         ErrorKind::OperandType,
                         i,
@@ -123,7 +123,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
             }
             op::OpGraphARM => {
-                if m.def_opcode(inst.result_type) != Some(op::OpTypeGraphARM) {
+                if m.def_opcode(m.result_type_at(inst)) != Some(op::OpTypeGraphARM) {
                     r.error(ErrorKind::OperandType, i, format!("{name} Result Type must be an OpTypeGraphARM."));
                     return;
                 }
@@ -183,7 +183,7 @@ fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
         r.error(ErrorKind::EntryPoint, i, format!("{name} Graph must be a OpGraphARM but found {found}."));
         return false;
     }
-    let gt = m.insts[gi].result_type;
+    let gt = m.result_type_word(gi);
     // A graph of another type is reported at the graph.
     let Some((_, io)) = graph_type(m, gt) else { return true };
     let listed = m.operands(i).len() - 2;
@@ -211,7 +211,7 @@ fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
             );
             return false;
         }
-        let pointee = m.def_word(m.insts[vi].result_type, 3).unwrap_or(0);
+        let pointee = m.def_word(m.result_type_word(vi), 3).unwrap_or(0);
         if pointee != expected {
             let (p, e) = (r.id(pointee), r.id(expected));
             r.error(
@@ -304,7 +304,7 @@ fn check_io(m: &Module, r: &mut Report, i: usize, graph: u32, io: &Io) -> bool {
     }
     let which = if has_element { "component type" } else { "type" };
     if io.what == "input" {
-        let result_type = m.insts[i].result_type;
+        let result_type = m.result_type_word(i);
         if result_type != expected {
             let (t, v, e) = (r.id(result_type), r.id(m.insts[i].result_id), r.id(expected));
             r.error(

@@ -178,7 +178,7 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
         op::OpTypeFunction => {
             (!matches!(opc, op::OpFunction | op::OpAsmINTEL)).then_some("Invalid use of function type result id {}.")
         }
-        _ if def.result_type == 0
+        _ if m.result_type_at(def) == 0
             && !def.info().declares_type
             && m.operands(i)[k].kind != OperandKind::IdResultType
             && !(matches!(opc, op::OpExecutionMode | op::OpExecutionModeId) && k >= 2) =>

@@ -221,7 +221,7 @@ fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
             fail(i, format!("Invalid Opcode name '{}'", cx.m.insts[i].info().name))
         }
         op::OpImageSparseTexelsResident => {
-            if cx.m.def_opcode(cx.m.insts[i].result_type) != Some(op::OpTypeBool) {
+            if cx.m.def_opcode(cx.m.result_type_word(i)) != Some(op::OpTypeBool) {
                 return fail(i, "Expected Result Type to be bool scalar type");
             }
             if !cx.t.is_int(cx.operand_type(i, 2)) {
@@ -238,7 +238,7 @@ fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
 /// OpPhi does not choose between sampled images (nor, in shaders, images
 /// or samplers) unless bindless textures make them plain handles.
 fn phi(cx: &Context, i: usize) -> Result<(), Failure> {
-    let ty = cx.m.def_opcode(cx.m.insts[i].result_type);
+    let ty = cx.m.def_opcode(cx.m.result_type_word(i));
     let shader_handle = cx.has(cap::Shader) && matches!(ty, Some(op::OpTypeImage | op::OpTypeSampler));
     if cx.before_hlsl || cx.has(cap::BindlessTextureNV) || !(ty == Some(op::OpTypeSampledImage) || shader_handle) {
         return Ok(());
@@ -421,7 +421,7 @@ fn takes_sampled_image(cx: &Context, opcode: u16) -> bool {
 /// instructions that take sampled images only.
 fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
     let m = cx.m;
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if m.def_opcode(rt) != Some(op::OpTypeSampledImage) {
         return fail(i, "Expected Result Type to be OpTypeSampledImage.");
     }
@@ -511,7 +511,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
 /// an image variable.
 fn texel_pointer(cx: &Context, i: usize) -> Result<(), Failure> {
     let (m, t) = (cx.m, &cx.t);
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let typed = m.def_opcode(rt) == Some(op::OpTypePointer);
     if !typed && m.def_opcode(rt) != Some(op::OpTypeUntypedPointerKHR) {
         return fail(i, "Expected Result Type to be a pointer");
@@ -620,7 +620,7 @@ fn is_proj(name: &str) -> bool {
 /// member of the struct it must be (after a residency code).
 fn texel_type(cx: &Context, i: usize) -> Result<u32, Failure> {
     let m = cx.m;
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if !is_sparse(m.opcode(i)) {
         return Ok(rt);
     }
@@ -980,7 +980,7 @@ fn write(cx: &Context, i: usize) -> Result<(), Failure> {
 /// OpImage: the image of a sampled image.
 fn image(cx: &Context, i: usize) -> Result<(), Failure> {
     let m = cx.m;
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if m.def_opcode(rt) != Some(op::OpTypeImage) {
         return fail(i, "Expected Result Type to be OpTypeImage");
     }
@@ -995,7 +995,7 @@ fn image(cx: &Context, i: usize) -> Result<(), Failure> {
 }
 
 fn query_format_or_order(cx: &Context, i: usize) -> Result<(), Failure> {
-    if !cx.t.is_int(cx.m.insts[i].result_type) {
+    if !cx.t.is_int(cx.m.result_type_word(i)) {
         return fail(i, "Expected Result Type to be int scalar type");
     }
     let ty = cx.operand_type(i, 2);
@@ -1014,7 +1014,7 @@ fn query_format_or_order(cx: &Context, i: usize) -> Result<(), Failure> {
 fn query_size(cx: &Context, i: usize) -> Result<(), Failure> {
     let opcode = cx.m.opcode(i);
     let lod = opcode == op::OpImageQuerySizeLod;
-    let rt = cx.m.insts[i].result_type;
+    let rt = cx.m.result_type_word(i);
     if !cx.t.is_int_scalar_or_vector(rt) {
         return fail(i, "Expected Result Type to be int scalar or vector type");
     }
@@ -1056,7 +1056,7 @@ fn query_size(cx: &Context, i: usize) -> Result<(), Failure> {
 
 /// OpImageQueryLod: a 2-component float vector from a sampled image.
 fn query_lod(cx: &Context, i: usize) -> Result<(), Failure> {
-    let rt = cx.m.insts[i].result_type;
+    let rt = cx.m.result_type_word(i);
     if !cx.t.is_float_vector(rt) {
         return fail(i, "Expected Result Type to be float vector type");
     }
@@ -1080,7 +1080,7 @@ fn query_lod(cx: &Context, i: usize) -> Result<(), Failure> {
 }
 
 fn query_levels_or_samples(cx: &Context, i: usize) -> Result<(), Failure> {
-    if !cx.t.is_int(cx.m.insts[i].result_type) {
+    if !cx.t.is_int(cx.m.result_type_word(i)) {
         return fail(i, "Expected Result Type to be int scalar type");
     }
     let info = image_operand(cx, i, 2)?;

@@ -49,8 +49,11 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
             }
             let class = m.word(v, 2);
             // An untyped variable's pointee is its optional Data Type operand.
-            let pointee =
-                if untyped { (m.operands(v).len() > 3).then(|| m.word(v, 3)) } else { m.def_word(var.result_type, 3) };
+            let pointee = if untyped {
+                (m.operands(v).len() > 3).then(|| m.word(v, 3))
+            } else {
+                m.def_word(m.result_type_at(var), 3)
+            };
             if all_globals {
                 if class == storage_class::TaskPayloadWorkgroupEXT && !task_payload.insert(entry) {
                     r.error(

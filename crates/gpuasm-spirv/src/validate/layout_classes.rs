@@ -92,20 +92,20 @@ impl Ctx<'_, '_> {
         let untyped_pointer = |id: u32| m.def_opcode(m.type_of(id)) == Some(op::OpTypeUntypedPointerKHR);
         // (storage class, types to check in order)
         let (class, types) = match inst.opcode() {
-            op::OpVariable => (m.word(i, 2), vec![inst.result_type]),
+            op::OpVariable => (m.word(i, 2), vec![m.result_type_at(inst)]),
             op::OpUntypedVariableKHR => {
-                let data = if m.operands(i).len() > 3 { m.word(i, 3) } else { inst.result_type };
+                let data = if m.operands(i).len() > 3 { m.word(i, 3) } else { m.result_type_at(inst) };
                 (m.word(i, 2), vec![data])
             }
             op::OpUntypedAccessChainKHR
             | op::OpUntypedInBoundsAccessChainKHR
             | op::OpUntypedPtrAccessChainKHR
             | op::OpUntypedInBoundsPtrAccessChainKHR => {
-                (self.class_of(inst.result_type)?, vec![m.word(i, 2), inst.result_type])
+                (self.class_of(m.result_type_at(inst))?, vec![m.word(i, 2), m.result_type_at(inst)])
             }
             op::OpUntypedArrayLengthKHR => (self.class_of(m.type_of(m.word(i, 3)))?, vec![m.word(i, 2)]),
             op::OpLoad if untyped_pointer(m.word(i, 2)) => {
-                (self.class_of(m.type_of(m.word(i, 2)))?, vec![inst.result_type])
+                (self.class_of(m.type_of(m.word(i, 2)))?, vec![m.result_type_at(inst)])
             }
             // spirv-val's OpStore case reads its operands at the wrong
             // positions; it is left out.

@@ -91,7 +91,7 @@ impl Ctx<'_> {
         let var = m.insts[v].result_id;
         let is_output = m.word(v, 2) == sc::Output;
         let is_fragment = model == em::Fragment;
-        let mut ty = m.def_word(m.insts[v].result_type, 3).unwrap_or(0);
+        let mut ty = m.def_word(m.result_type_word(v), 3).unwrap_or(0);
         let fail = |message: &str| Err((v, message.to_string()));
         let (mut location, mut component, mut index) = (None, None, None);
         let (mut patch, mut per_task, mut per_vertex) = (false, false, false);

@@ -42,7 +42,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
 /// spirv-val's rule for instructions that make a logical pointer.
 fn return_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool) -> Option<&'static str> {
     let inst = &m.insts[i];
-    let ty = inst.result_type;
+    let ty = m.result_type_at(inst);
     if ty == 0 || !matches!(m.def_opcode(ty), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR)) {
         return None;
     }
@@ -95,7 +95,7 @@ fn logical_pointer_operand(m: &Module, i: usize) -> Option<u32> {
 /// result type.
 fn operand_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool) -> Option<&'static str> {
     let inst = &m.insts[i];
-    if inst.result_type == 0 {
+    if m.result_type_at(inst) == 0 {
         return None;
     }
     let class = logical_pointer_operand(m, i)?;

@@ -38,7 +38,7 @@ pub(super) fn problem(m: &Module, i: usize, caps: &FxHashSet<u32>) -> Option<Str
     let inst = &m.insts[i];
     let opcode = inst.opcode();
     let name = &inst.info().name[2..];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let operand = |k: usize| if k < m.operands(i).len() { m.type_of(m.word(i, k)) } else { 0 };
     let fail = |what: &str| Some(format!("{what}: {name}"));
     let bool_result = || scalar_or_vector(m, rt, op::OpTypeBool);
@@ -145,7 +145,7 @@ pub(super) fn problem(m: &Module, i: usize, caps: &FxHashSet<u32>) -> Option<Str
 /// OpSelect: which result types it picks between, then its condition and
 /// objects.
 fn select(m: &Module, i: usize, caps: &FxHashSet<u32>) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let operand = |k: usize| if k < m.operands(i).len() { m.type_of(m.word(i, k)) } else { 0 };
     // SPIR-V 1.4 selects between composites, and with a scalar condition
     // between vectors.

@@ -386,7 +386,7 @@ impl Ctx<'_, '_> {
     fn variable(&self, r: &mut Report, i: usize, in_function: bool) -> Option<String> {
         let m = self.m;
         let untyped = m.opcode(i) == op::OpUntypedVariableKHR;
-        let result_type = m.insts[i].result_type;
+        let result_type = m.result_type_word(i);
         let (ptr_opcode, result_class, pointee) = pointer_type(m, result_type).unwrap_or((0, 0, 0));
         if untyped && ptr_opcode != op::OpTypeUntypedPointerKHR {
             return Some("Result type must be an untyped pointer".into());
@@ -660,7 +660,7 @@ impl Ctx<'_, '_> {
             let p = r.id(ptr);
             return Some(format!("OpLoad type for pointer <id> {p} is not a pointer type."));
         };
-        let rt = m.insts[i].result_type;
+        let rt = m.result_type_word(i);
         if ptr_opcode == op::OpTypePointer && pointee != rt {
             let (t, p) = (r.id(rt), r.id(ptr));
             return Some(format!("OpLoad Result Type <id> {t} does not match Pointer <id> {p}s type."));
@@ -835,8 +835,8 @@ impl Ctx<'_, '_> {
         if let Some((o, sc::PhysicalStorageBuffer, pointee)) = target_ptr {
             if o == op::OpTypePointer {
                 largest = largest_scalar(m, pointee, 0);
-            } else if m.insts[i].result_type != 0 {
-                largest = largest_scalar(m, m.insts[i].result_type, 0);
+            } else if m.result_type_word(i) != 0 {
+                largest = largest_scalar(m, m.result_type_word(i), 0);
             }
         }
         if let Some((op::OpTypePointer, sc::PhysicalStorageBuffer, pointee)) = source_ptr {
@@ -1047,7 +1047,7 @@ impl Ctx<'_, '_> {
             opcode,
             op::OpUntypedAccessChainKHR | op::OpUntypedInBoundsAccessChainKHR | op::OpUntypedPtrAccessChainKHR
         ) || opcode == op::OpUntypedInBoundsPtrAccessChainKHR;
-        let result_type = inst.result_type;
+        let result_type = m.result_type_at(inst);
         let result_opcode = m.def_opcode(result_type).unwrap_or(0);
         let wanted = if untyped { op::OpTypeUntypedPointerKHR } else { op::OpTypePointer };
         if result_opcode != wanted {
@@ -1240,7 +1240,7 @@ impl Ctx<'_, '_> {
         let m = self.m;
         let inst = &m.insts[i];
         let name = inst.info().name;
-        let rt = inst.result_type;
+        let rt = m.result_type_at(inst);
         let id = r.id(inst.result_id);
         if m.def_opcode(rt) != Some(op::OpTypeInt)
             || !matches!(m.def_word(rt, 2), Some(32 | 64))
@@ -1286,7 +1286,7 @@ impl Ctx<'_, '_> {
         let m = self.m;
         let inst = &m.insts[i];
         let name = inst.info().name;
-        let rt = inst.result_type;
+        let rt = m.result_type_at(inst);
         if m.def_opcode(rt) != Some(op::OpTypeInt) || m.def_word(rt, 2) != Some(32) || m.def_word(rt, 3) != Some(0) {
             let id = r.id(inst.result_id);
             return Some(format!(
@@ -1310,7 +1310,7 @@ impl Ctx<'_, '_> {
         let m = self.m;
         let load = m.opcode(i) == op::OpCooperativeMatrixLoadKHR;
         let opname = if load { "spv::Op::OpCooperativeMatrixLoadKHR" } else { "spv::Op::OpCooperativeMatrixStoreKHR" };
-        let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };
+        let matrix = if load { m.result_type_word(i) } else { m.type_of(m.word(i, 1)) };
         if m.def_opcode(matrix) != Some(op::OpTypeCooperativeMatrixKHR) {
             let t = r.id(matrix);
             let what = if load { "Result Type" } else { "Object type" };
@@ -1416,7 +1416,7 @@ impl Ctx<'_, '_> {
     fn vector_load_store(&self, r: &mut Report, i: usize) -> Option<String> {
         let m = self.m;
         let load = m.opcode(i) == op::OpCooperativeVectorLoadNV;
-        let vector = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 2)) };
+        let vector = if load { m.result_type_word(i) } else { m.type_of(m.word(i, 2)) };
         if m.def_opcode(vector) != Some(op::OpTypeCooperativeVectorNV) {
             let t = r.id(vector);
             return Some(if load {
@@ -1441,7 +1441,7 @@ impl Ctx<'_, '_> {
             );
         }
         let diff = m.opcode(i) == op::OpPtrDiff;
-        let rt = m.def_opcode(m.insts[i].result_type);
+        let rt = m.def_opcode(m.result_type_word(i));
         if diff && rt != Some(op::OpTypeInt) {
             return Some("Result Type must be an integer scalar".into());
         }

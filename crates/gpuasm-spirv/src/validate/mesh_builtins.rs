@@ -239,9 +239,9 @@ pub(super) fn interface_error(m: &Module, eps: &EntryPoints, d: &Decl) -> Option
     for f in mesh {
         let Some(var) = eps.listed(m, f, target) else { continue };
         let size = match m.def(var) {
-            Some(v) if v.opcode() == op::OpVariable => match m.def(v.result_type) {
+            Some(v) if v.opcode() == op::OpVariable => match m.def(m.result_type_at(v)) {
                 Some(p) if p.opcode() == op::OpTypePointer => {
-                    let pointee = m.def_word(v.result_type, 3).unwrap_or(0);
+                    let pointee = m.def_word(m.result_type_at(v), 3).unwrap_or(0);
                     if m.def_opcode(pointee) == Some(op::OpTypeArray) {
                         array_length(m, pointee).unwrap_or(0)
                     } else {

@@ -11,7 +11,7 @@ use crate::module::Module;
 /// What spirv-val says of instruction `i`, if it covers it and it is wrong.
 pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let operand = |k: usize| if k < m.operands(i).len() { m.type_of(m.word(i, k)) } else { 0 };
     let bool_scalar = |t: u32| m.def_opcode(t) == Some(op::OpTypeBool);
     match inst.opcode() {

@@ -109,7 +109,7 @@ pub(super) fn covers(opcode: u16) -> bool {
 pub(super) fn problem(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let len = m.operands(i).len();
     let operand = |k: usize| if k < len { m.type_of(m.word(i, k)) } else { 0 };
     if !matches!(opcode, op::OpGroupNonUniformQuadAllKHR | op::OpGroupNonUniformQuadAnyKHR) {
@@ -248,7 +248,7 @@ pub(super) fn problem(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
 /// its type, and the ClusterSize or Ballot the group operation needs.
 fn arithmetic(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let name = inst.info().name;
     let result_ok =
         if name.ends_with("FAdd") || name.ends_with("FMul") || name.ends_with("FMin") || name.ends_with("FMax") {
@@ -308,7 +308,7 @@ fn arithmetic(m: &Module, i: usize) -> Option<String> {
 /// OpGroupNonUniformRotateKHR: Value of the result's type, an unsigned
 /// Delta, and a constant power-of-two ClusterSize if any.
 fn rotate(m: &Module, i: usize) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let len = m.operands(i).len();
     let operand = |k: usize| if k < len { m.type_of(m.word(i, k)) } else { 0 };
     if !numeric_or_bool(m, rt) {

@@ -62,7 +62,7 @@ pub(super) fn problem(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
     let opcode = inst.opcode();
     let name = &inst.info().name[2..];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let input = if m.operands(i).len() > 2 { m.type_of(m.word(i, 2)) } else { 0 };
     let fail = |what: &str| Some(format!("{what}: {name}"));
     if opcode == op::OpQuantizeToF16 {

@@ -248,7 +248,7 @@ impl Checker<'_, '_> {
 
     /// A float result of OpenCL's sizes.
     fn float_result(&self) -> Result<Num, String> {
-        let rt = self.m.insts[self.i].result_type;
+        let rt = self.m.result_type_word(self.i);
         let Some(result) = self.float(rt) else {
             return Err(": expected Result Type to be a float scalar or vector type".into());
         };
@@ -281,7 +281,7 @@ impl Checker<'_, '_> {
     fn problem(&self, family: Family) -> Result<(), String> {
         use Family::*;
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let n = self.operand_count();
         let writable = "expected storage class of the pointer to be Generic, CrossWorkgroup, Workgroup or Function";
         let p_writable = "expected operand P storage class to be Generic, CrossWorkgroup, Workgroup or Function";

@@ -196,7 +196,7 @@ impl Checker<'_, '_> {
         let m = self.m;
         let inst = &m.insts[self.i];
         let opc = inst.opcode();
-        let rt = inst.result_type;
+        let rt = m.result_type_at(inst);
         if RAY_QUERIES.contains(opc) {
             if let Some(message) = self.ray_query() {
                 self.fail(rep, message.into());
@@ -486,7 +486,7 @@ impl Checker<'_, '_> {
     /// OpCompositeConstruct: constituents fill the result's elements.
     fn construct(&self, rep: &mut Report) {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let parts: Vec<u32> = self.value_operands().map(|k| self.operand_type(k)).collect();
         match m.def_opcode(rt) {
             Some(op::OpTypeVector) => {
@@ -532,7 +532,7 @@ impl Checker<'_, '_> {
     fn pointer_int_conversion(&self) -> Option<&'static str> {
         use crate::grammar::{addressing_model, storage_class};
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let input = self.operand_type(2);
         let is_pointer = |t: u32| matches!(m.def_opcode(t), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
         let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
@@ -581,7 +581,7 @@ impl Checker<'_, '_> {
     fn ray_query(&self) -> Option<&'static str> {
         let m = self.m;
         let inst = &m.insts[self.i];
-        let rt = inst.result_type;
+        let rt = m.result_type_at(inst);
         // The ray query is the first operand after the result, if any.
         let at = if inst.info().has_result_type { 2 } else { 0 };
         let q = m.word(self.i, at);
@@ -707,7 +707,7 @@ impl Checker<'_, '_> {
             }),
             op::OpReportIntersectionKHR => first(&[
                 (
-                    shape(m, inst.result_type).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1),
+                    shape(m, m.result_type_at(inst)).is_some_and(|s| s.base == op::OpTypeBool && s.count == 1),
                     "expected Result Type to be bool scalar type",
                 ),
                 // spirv-val's words (the operand must be a float).
@@ -727,7 +727,7 @@ impl Checker<'_, '_> {
     /// The result type if it is an integer scalar or vector; else reports
     /// it as spirv-val does.
     fn int_result(&self, rep: &mut Report) -> Option<Shape> {
-        let r = shape(self.m, self.m.insts[self.i].result_type).filter(|s| s.base == op::OpTypeInt);
+        let r = shape(self.m, self.m.result_type_word(self.i)).filter(|s| s.base == op::OpTypeInt);
         if r.is_none() {
             self.fail(rep, format!("Expected int scalar or vector type as Result Type: {}", self.name()));
         }
@@ -779,7 +779,7 @@ impl Checker<'_, '_> {
     /// OpVectorShuffle, in spirv-val's order and words.
     fn vector_shuffle(&self, rep: &mut Report) {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         if m.def_opcode(rt) != Some(op::OpTypeVector) {
             let found = m.def_opcode(rt).and_then(crate::grammar::instruction).map_or("?", |i| i.name);
             return self.fail(rep, format!("The Result Type of OpVectorShuffle must be OpTypeVector. Found {found}."));
@@ -820,7 +820,7 @@ impl Checker<'_, '_> {
 
     fn bitcast(&self, rep: &mut Report) {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let input = self.operand_type(2);
         if input == 0 {
             return self.fail(rep, "Expected input to have a type: Bitcast".into());
@@ -1013,7 +1013,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         let inst = &m.insts[i];
         match inst.opcode() {
             op::OpFunction => {
-                return_type = inst.result_type;
+                return_type = m.result_type_at(inst);
                 fn_type = m.word(i, 3);
                 fn_id = inst.result_id;
                 param = 0;
@@ -1035,8 +1035,8 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                         format!("Too many OpFunctionParameters for {fn_id}: expected {expected} based on the function's type"),
                     );
                 }
-                if want.is_some_and(|t| t != inst.result_type) {
-                    let t = r.id(inst.result_type);
+                if want.is_some_and(|t| t != m.result_type_at(inst)) {
+                    let t = r.id(m.result_type_at(inst));
                     r.error(
                         ErrorKind::OperandType,
                         i,
@@ -1051,7 +1051,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                 }
             }
             op::OpArrayLength => {
-                let rt = inst.result_type;
+                let rt = m.result_type_at(inst);
                 let ok = m.def_opcode(rt) == Some(op::OpTypeInt)
                     && matches!(m.def_word(rt, 2), Some(32 | 64))
                     && m.def_word(rt, 3) == Some(0);

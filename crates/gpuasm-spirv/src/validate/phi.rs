@@ -52,7 +52,7 @@ impl Phis {
         if !n.is_multiple_of(2) {
             return fail(r, "OpPhi does not have an equal number of incoming values and basic blocks.".into());
         }
-        let rt = m.insts[i].result_type;
+        let rt = m.result_type_word(i);
         if m.def_opcode(rt) == Some(op::OpTypeVoid) {
             return fail(r, "OpPhi must not have void result type".into());
         }

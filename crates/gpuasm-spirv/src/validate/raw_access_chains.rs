@@ -18,7 +18,7 @@ fn problem(m: &Module, i: usize, r: &mut Report) -> Option<String> {
     if m.operands(i).len() < 6 {
         return None;
     }
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let me = r.id(inst.result_id);
     let pointer = m.def_opcode(rt)?;
     if pointer != op::OpTypePointer {

@@ -71,7 +71,7 @@ fn read_clock(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usize) -> Op
         }
         _ => {}
     }
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let unsigned = |t: u32, width: u32| {
         m.def_opcode(t) == Some(op::OpTypeInt) && m.def_word(t, 2) == Some(width) && m.def_word(t, 3) == Some(0)
     };

@@ -52,7 +52,7 @@ pub(crate) fn any_limited(m: &Module) -> bool {
 /// spirv-val's words (checked once its other operand rules hold).
 pub(crate) fn instruction_error(m: &Module, i: usize, value_type: impl Fn(usize) -> u32) -> Option<&'static str> {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     match inst.opcode() {
         op::OpConvertFToU | op::OpConvertFToS | op::OpConvertSToF | op::OpConvertUToF | op::OpBitcast
             if (limited_use(m, rt) || limited_use(m, value_type(2))) && !is_pointer(m, rt) =>
@@ -90,8 +90,8 @@ pub(crate) fn check_uses(m: &Module, shader: bool, r: &mut Report) {
     let limited_results: FxHashSet<u32> = m
         .insts
         .iter()
-        .filter(|d| d.result_id != 0 && d.result_type != 0)
-        .filter(|d| !is_pointer(m, d.result_type) && limited_use(m, d.result_type))
+        .filter(|d| d.result_id != 0 && m.result_type_at(d) != 0)
+        .filter(|d| !is_pointer(m, m.result_type_at(d)) && limited_use(m, m.result_type_at(d)))
         .map(|d| d.result_id)
         .collect();
     if limited_results.is_empty() {

@@ -61,10 +61,10 @@ fn problem(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
             (!uint32_scalar(m, operand_type(m, i, 1)))
                 .then(|| "Primitive Count must be a 32-bit unsigned int scalar".into())
         }
-        op::OpIsHelperInvocationEXT => (m.def_opcode(inst.result_type) != Some(op::OpTypeBool))
+        op::OpIsHelperInvocationEXT => (m.def_opcode(m.result_type_at(inst)) != Some(op::OpTypeBool))
             .then(|| format!("Expected bool scalar type as Result Type: {name}")),
         op::OpNamedBarrierInitialize => {
-            if m.def_opcode(inst.result_type) != Some(op::OpTypeNamedBarrier) {
+            if m.def_opcode(m.result_type_at(inst)) != Some(op::OpTypeNamedBarrier) {
                 return Some(format!("{name}: expected Result Type to be OpTypeNamedBarrier"));
             }
             let count = operand_type(m, i, 2);

@@ -32,7 +32,7 @@ pub(super) fn component_type(m: &Module, id: u32) -> u32 {
         | op::OpTypeCooperativeVectorNV
         | op::OpTypeTensorARM => m.def_word(id, 2).unwrap_or(0),
         op::OpTypeMatrix => m.def_word(id, 2).map_or(0, |c| component_type(m, c)),
-        _ if d.result_type != 0 && d.result_type != id => component_type(m, d.result_type),
+        _ if m.result_type_at(d) != 0 && m.result_type_at(d) != id => component_type(m, m.result_type_at(d)),
         _ => 0,
     }
 }
@@ -123,7 +123,7 @@ fn shape_dims(m: &Module, ty: u32) -> Option<usize> {
 /// the inner dimensions of the result.
 fn constant_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let (rt, name) = (inst.result_type, inst.info().name);
+    let (rt, name) = (m.result_type_at(inst), inst.info().name);
     let element = m.def_word(rt, 2)?;
     let rank = constant_u64(m, m.def_word(rt, 3)?).unwrap_or(0);
     let shape = shape_dims(m, rt)?;
@@ -199,15 +199,19 @@ pub(crate) fn check_types(m: &Module, r: &mut Report) {
         let inst = &m.insts[i];
         let message = match inst.opcode() {
             op::OpTypeTensorARM => type_problem(m, r, i),
-            op::OpConstantComposite | op::OpSpecConstantComposite if is_shaped(m, inst.result_type) => {
+            op::OpConstantComposite | op::OpSpecConstantComposite if is_shaped(m, m.result_type_at(inst)) => {
                 constant_problem(m, r, i)
             }
             // Only a shaped tensor has a null value (spirv-val's
             // `IsTypeNullable`; its element is a scalar, always nullable).
             op::OpConstantNull
-                if m.def_opcode(inst.result_type) == Some(op::OpTypeTensorARM) && !is_shaped(m, inst.result_type) =>
+                if m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeTensorARM)
+                    && !is_shaped(m, m.result_type_at(inst)) =>
             {
-                Some(format!("OpConstantNull Result Type <id> {} cannot have a null value.", r.id(inst.result_type)))
+                Some(format!(
+                    "OpConstantNull Result Type <id> {} cannot have a null value.",
+                    r.id(m.result_type_at(inst))
+                ))
             }
             _ => None,
         };
@@ -235,14 +239,14 @@ const RANKED: &str = "Expected Tensor to be an OpTypeTensorARM whose Rank is spe
 /// NonPrivateElementARM.
 fn read_problem(m: &Module, i: usize) -> Option<&'static str> {
     let inst = &m.insts[i];
-    if !is_scalar_or_array(m, inst.result_type) {
+    if !is_scalar_or_array(m, m.result_type_at(inst)) {
         return Some("Expected Result Type to be a scalar type or array of scalar type.");
     }
     let tensor = m.type_of(m.word(i, 2));
     if !is_ranked(m, tensor) {
         return Some(RANKED);
     }
-    if component_type(m, tensor) != component_type(m, inst.result_type) {
+    if component_type(m, tensor) != component_type(m, m.result_type_at(inst)) {
         return Some("Expected Result Type to be the same as the Element Type of Tensor.");
     }
     if !is_int_array(m, m.type_of(m.word(i, 3)), rank_of(m, tensor)) {
@@ -310,7 +314,7 @@ fn write_problem(m: &Module, i: usize) -> Option<&'static str> {
 /// integer Dimension less than the Rank.
 fn query_problem(m: &Module, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    if !is_int(m, inst.result_type) {
+    if !is_int(m, m.result_type_at(inst)) {
         return Some("Expected Result Type to be an integer type scalar".into());
     }
     let tensor = m.type_of(m.word(i, 2));

@@ -22,7 +22,7 @@ const QUERIES: &[u16] = &[
 /// decoration)` says whether an id carries a decoration.
 pub(super) fn problem(m: &Module, i: usize, decorated: &dyn Fn(u32, u32) -> bool) -> Option<&'static str> {
     let var = m.insts[i].result_id;
-    let ty = m.insts[i].result_type;
+    let ty = m.result_type_word(i);
     if m.def_opcode(ty) == Some(op::OpTypePointer) {
         let pointee = m.def_word(ty, 3).unwrap_or(0);
         if m.def_opcode(pointee) == Some(op::OpTypeImage) {

@@ -21,8 +21,10 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
     let inst = &m.insts[i];
     match inst.opcode() {
         // The rest of a variable's rules: the memory pass.
-        op::OpVariable if pointer(m, inst.result_type).is_none() && !is_untyped_pointer(m, inst.result_type) => {
-            let t = r.id(inst.result_type);
+        op::OpVariable
+            if pointer(m, m.result_type_at(inst)).is_none() && !is_untyped_pointer(m, m.result_type_at(inst)) =>
+        {
+            let t = r.id(m.result_type_at(inst));
             r.error(ErrorKind::OperandType, i, format!("OpVariable Result Type <id> {t} is not a pointer type."));
         }
         op::OpLoad => {
@@ -31,8 +33,8 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 return;
             }
             if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
-                if pointee != inst.result_type {
-                    let (t, p) = (r.id(inst.result_type), r.id(ptr));
+                if pointee != m.result_type_at(inst) {
+                    let (t, p) = (r.id(m.result_type_at(inst)), r.id(ptr));
                     r.error(
                         ErrorKind::OperandType,
                         i,
@@ -101,7 +103,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         }
         op::OpConstantComposite | op::OpSpecConstantComposite => {
             let composite = matches!(
-                m.def_opcode(inst.result_type),
+                m.def_opcode(m.result_type_at(inst)),
                 Some(
                     op::OpTypeVector
                         | op::OpTypeMatrix
@@ -112,11 +114,11 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                         | op::OpTypeCooperativeVectorNV
                         | op::OpTypeRuntimeArray
                 )
-            ) || super::tensors::is_shaped(m, inst.result_type);
+            ) || super::tensors::is_shaped(m, m.result_type_at(inst));
             if composite {
                 check_constituents(m, r, i);
             } else {
-                let t = r.id(inst.result_type);
+                let t = r.id(m.result_type_at(inst));
                 r.error(
                     ErrorKind::OperandType,
                     i,
@@ -180,8 +182,8 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                     i,
                     format!("OpFunction Function Type <id> {t} is not a function type."),
                 );
-            } else if m.def_word(fn_type, 2) != Some(inst.result_type) {
-                let t = r.id(inst.result_type);
+            } else if m.def_word(fn_type, 2) != Some(m.result_type_at(inst)) {
+                let t = r.id(m.result_type_at(inst));
                 r.error(
                     ErrorKind::OperandType,
                     i,
@@ -229,8 +231,8 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 return;
             }
             let return_type = m.type_of(f);
-            if return_type != inst.result_type {
-                let (t, fname) = (r.id(inst.result_type), r.id(f));
+            if return_type != m.result_type_at(inst) {
+                let (t, fname) = (r.id(m.result_type_at(inst)), r.id(f));
                 r.error(
                     ErrorKind::OperandType,
                     i,
@@ -287,7 +289,7 @@ fn logical_pointer(m: &Module, r: &mut Report, i: usize, opname: &str, ptr: u32)
 /// element, each of the element's type.
 fn check_constituents(m: &Module, r: &mut Report, i: usize) {
     let inst = &m.insts[i];
-    let rt = inst.result_type;
+    let rt = m.result_type_at(inst);
     let name = inst.info().name;
     let parts: Vec<u32> = (2..m.operands(i).len()).map(|k| m.word(i, k)).collect();
     for &c in &parts {
@@ -382,7 +384,7 @@ fn constituent_problem(m: &Module, rt: u32, parts: &[u32]) -> Option<Constituent
 /// fills its unused high-order bits as spirv-val requires: zeros, or copies
 /// of the sign bit for a signed integer.
 fn narrow_literal_ok(m: &Module, i: usize) -> bool {
-    let ty = m.insts[i].result_type;
+    let ty = m.result_type_word(i);
     let width = match m.def_opcode(ty) {
         Some(op::OpTypeInt | op::OpTypeFloat) => m.def_word(ty, 2).unwrap_or(32),
         _ => return true,
@@ -555,7 +557,7 @@ fn contains_handle(m: &Module, ty: u32, depth: u32) -> bool {
 /// RuntimeDescriptorArrayEXT, in a resource), and a struct holding one is a
 /// Block in StorageBuffer/PhysicalStorageBuffer or a BufferBlock in Uniform.
 fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
-    let value = m.def_word(m.insts[i].result_type, 3)?;
+    let value = m.def_word(m.result_type_word(i), 3)?;
     let class = m.word(i, 2);
     let vuid = "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680]";
     use storage_class as c;
@@ -606,8 +608,8 @@ fn initializer_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
         let t = r.id(m.word(i, 3));
         return Some(format!("Variable Initializer <id> {t} is not a constant or module-scope variable."));
     }
-    let data = m.def_word(m.insts[i].result_type, 3)?;
-    (init.map_or(0, |d| d.result_type) != data).then(|| "Initializer type must match the data type".into())
+    let data = m.def_word(m.result_type_word(i), 3)?;
+    (init.map_or(0, |d| m.result_type_at(d)) != data).then(|| "Initializer type must match the data type".into())
 }
 
 /// What spirv-val finds wrong with variable `i` before its storage class
@@ -638,7 +640,7 @@ fn variable_problem(m: &Module, r: &mut Report, i: usize, vulkan: bool) -> Optio
 /// struct or an array of structs (06807), PushConstant ones a struct
 /// (06808). The class's name and the VUID when broken.
 fn buffer_class_problem(m: &Module, i: usize) -> Option<(&'static str, &'static str)> {
-    let pointee = m.def_word(m.insts[i].result_type, 3)?;
+    let pointee = m.def_word(m.result_type_word(i), 3)?;
     let is_struct = |t: u32| m.def_opcode(t) == Some(op::OpTypeStruct);
     let struct_or_array = || match m.def_opcode(pointee) {
         Some(op::OpTypeArray | op::OpTypeRuntimeArray) => is_struct(m.def_word(pointee, 2).unwrap_or(0)),
@@ -673,7 +675,7 @@ fn decorated(m: &Module, id: u32, dec: u32) -> bool {
 /// may hold: an image, sampler, sampled image, acceleration structure, ray
 /// query or tensor, or an array of one.
 fn opaque_handle(m: &Module, i: usize) -> bool {
-    let Some(mut t) = m.def_word(m.insts[i].result_type, 3) else { return true };
+    let Some(mut t) = m.def_word(m.result_type_word(i), 3) else { return true };
     if matches!(m.def_opcode(t), Some(op::OpTypeArray | op::OpTypeRuntimeArray)) {
         t = m.def_word(t, 2).unwrap_or(0);
     }

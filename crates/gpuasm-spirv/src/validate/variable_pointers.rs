@@ -53,7 +53,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
     pub fn new(m: &'a Module<'m>, caps: &FxHashSet<u32>) -> Self {
         let any_source = m.insts.iter().any(|inst| {
             SOURCES.contains(&inst.opcode())
-                && matches!(m.def_opcode(inst.result_type), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR))
+                && matches!(m.def_opcode(m.result_type_at(inst)), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR))
         });
         let mut uses: FxHashMap<u32, Vec<(usize, usize)>> = FxHashMap::default();
         let mut params = FxHashMap::default();
@@ -298,7 +298,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             }
             op::OpLoad | op::OpStore => {
                 let (ptr, data) = if inst.opcode() == op::OpLoad {
-                    (m.word(i, 2), inst.result_type)
+                    (m.word(i, 2), m.result_type_at(inst))
                 } else {
                     (m.word(i, 0), m.type_of(m.word(i, 1)))
                 };
@@ -313,7 +313,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         if id == 0 || !self.logical_pointer(id) || !self.is_variable_pointer(id) {
             return None;
         }
-        let result_type = inst.result_type;
+        let result_type = m.result_type_at(inst);
         if !self.any_buffer && matches!(inst.opcode(), op::OpSelect | op::OpPhi) {
             let mut sources = FxHashSet::default();
             let mut same_buffer = |k: usize| {
@@ -342,7 +342,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                 let mut block_array = |k: usize| {
                     let data = match m.opcode(k) {
                         op::OpUntypedVariableKHR if m.operands(k).len() > 3 => m.word(k, 3),
-                        op::OpVariable => m.def_word(m.insts[k].result_type, 3).unwrap_or(0),
+                        op::OpVariable => m.def_word(m.result_type_word(k), 3).unwrap_or(0),
                         _ => return None,
                     };
                     self.block_array(data).then_some(BLOCK_ARRAY)

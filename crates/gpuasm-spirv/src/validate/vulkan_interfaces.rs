@@ -12,7 +12,7 @@ use crate::module::Module;
 
 /// The pointee of a typed variable (untyped ones give none).
 fn pointee(m: &Module, var: usize) -> Option<u32> {
-    let ty = m.insts[var].result_type;
+    let ty = m.result_type_word(var);
     (m.def_opcode(ty)? == op::OpTypePointer).then(|| m.def_word(ty, 3)).flatten()
 }
 

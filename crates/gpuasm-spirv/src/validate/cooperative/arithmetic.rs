@@ -35,7 +35,7 @@ impl Op<'_, '_> {
     /// or a cooperative type of the same shape.
     fn same_kind(&self, kind: Kind, coop_matrix: bool, coop_vector: bool, khr_matrix: bool) -> Option<String> {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let ok = scalar_or_vector(m, rt, kind)
             || (coop_matrix && matrix_of(m, rt, kind))
             || (khr_matrix && is_khr(m, rt) && matrix_of(m, rt, kind))
@@ -74,7 +74,7 @@ impl Op<'_, '_> {
     /// dimension and bit width as the result.
     fn integer(&self, coop_matrix: bool, coop_vector: bool, khr_matrix: bool) -> Option<String> {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let coop_result = (coop_matrix && matrix_of(m, rt, Kind::Int))
             || (khr_matrix && is_khr(m, rt) && matrix_of(m, rt, Kind::Int))
             || (coop_vector && vector_of(m, rt, Kind::Int));
@@ -116,7 +116,7 @@ impl Op<'_, '_> {
     /// OpVectorTimesScalar / OpMatrixTimesScalar.
     fn times_scalar(&self, matrix: bool) -> Option<String> {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         let what = if matrix { "matrix" } else { "vector" };
         let ok = if matrix {
             is_matrix(m, rt)
@@ -144,7 +144,7 @@ impl Op<'_, '_> {
     /// OpDot: float vectors of the result's component type and one size.
     fn dot(&self) -> Option<String> {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         if !is_kind(m, rt, Kind::Float) {
             return self.fail("Expected float scalar type as Result Type");
         }
@@ -172,7 +172,7 @@ impl Op<'_, '_> {
     /// M, N and K agreeing.
     fn mul_add(&self) -> Option<String> {
         let m = self.m;
-        let d = m.insts[self.i].result_type;
+        let d = m.result_type_word(self.i);
         let (a, b, c) = (self.operand_type(2), self.operand_type(3), self.operand_type(4));
         if m.insts[self.i].opcode() == op::OpCooperativeMatrixMulAddNV {
             for (t, what) in [(a, "A Type"), (b, "B Type"), (c, "C Type"), (d, "Result Type")] {
@@ -214,7 +214,7 @@ impl Op<'_, '_> {
     /// OpCooperativeMatrixReduceNV.
     fn reduce(&self) -> Option<String> {
         let m = self.m;
-        let rt = m.insts[self.i].result_type;
+        let rt = m.result_type_word(self.i);
         if !is_khr(m, rt) {
             return self.fail("Result Type must be a cooperative matrix type");
         }
@@ -281,7 +281,7 @@ fn per_element(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     if !is_khr(m, matrix_type) {
         return Some(format!("{NAME} Matrix <id> {} is not a cooperative matrix.", r.id(matrix)));
     }
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if matrix_type != rt {
         return Some(format!(
             "{NAME} Result Type <id> {} must match matrix type <id> {}.",
@@ -343,7 +343,7 @@ fn problem(m: &Module, i: usize) -> Option<String> {
         op::OpMatrixTimesScalar => o.times_scalar(true),
         op::OpDot => o.dot(),
         // Not a kind OpSelect chooses between (validate_logicals.cpp).
-        op::OpSelect if is_special(m, m.insts[i].result_type) => {
+        op::OpSelect if is_special(m, m.result_type_word(i)) => {
             let composites = m.header.version_parts() >= (1, 4);
             let kind = if composites { "composite" } else { "vector" };
             Some(format!("Expected scalar or {kind} type as Result Type: Select"))

@@ -15,7 +15,7 @@ use crate::grammar::{cooperative_matrix_use as usage, op, scope};
 
 /// OpCompositeConstruct of a cooperative result.
 fn construct_problem(m: &Module, i: usize) -> Option<&'static str> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let n = m.operands(i).len();
     let component = m.def_word(rt, 2).unwrap_or(0);
     let operand_type = |k: usize| m.type_of(m.word(i, k));
@@ -55,7 +55,7 @@ fn opcode_name(m: &Module, ty: u32) -> &'static str {
 /// vector gives its component at any index), then the type it reaches.
 fn extract_insert_problem(m: &Module, i: usize) -> Option<String> {
     let insert = m.opcode(i) == op::OpCompositeInsert;
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let first = if insert { 4 } else { 3 };
     let n = m.operands(i).len();
     if n <= first {
@@ -191,7 +191,7 @@ fn subgroup_scope(m: &Module, ty: u32) -> bool {
 
 /// OpCompositeConstructCoopMatQCOM.
 fn construct_qcom(m: &Module, i: usize) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let fail = |what: &str| Some(format!("Opcode CompositeConstructCoopMatQCOM requires {what}"));
     if m.def_opcode(rt) != Some(op::OpTypeCooperativeMatrixKHR) {
         return fail("the result type be OpTypeCooperativeMatrixKHR");
@@ -272,7 +272,7 @@ fn construct_qcom(m: &Module, i: usize) -> Option<String> {
 
 /// OpCompositeExtractCoopMatQCOM.
 fn extract_qcom(m: &Module, i: usize) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let fail = |what: &str| Some(format!("Opcode CompositeExtractCoopMatQCOM requires {what}"));
     if m.def_opcode(rt) != Some(op::OpTypeArray) {
         return fail("the input operand be an OpTypeArray.");
@@ -355,7 +355,7 @@ fn extract_qcom(m: &Module, i: usize) -> Option<String> {
 /// OpExtractSubArrayQCOM: arrays of one 32-bit integer or 16/32-bit float
 /// element type, from a 32-bit integer start index.
 fn extract_sub_array(m: &Module, i: usize) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let source = m.type_of(m.word(i, 2));
     let fail = |what: &str| Some(format!("Opcode ExtractSubArrayQCOM requires {what}"));
     if m.def_opcode(rt) != Some(op::OpTypeArray) || m.def_opcode(source) != Some(op::OpTypeArray) {
@@ -382,10 +382,12 @@ pub(super) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let message = match inst.opcode() {
-            op::OpCompositeConstruct if is_matrix(m, inst.result_type) || is_vector(m, inst.result_type) => {
+            op::OpCompositeConstruct
+                if is_matrix(m, m.result_type_at(inst)) || is_vector(m, m.result_type_at(inst)) =>
+            {
                 construct_problem(m, i).map(String::from)
             }
-            op::OpCompositeConstruct if m.def_opcode(inst.result_type) == Some(op::OpTypeTensorARM) => {
+            op::OpCompositeConstruct if m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeTensorARM) => {
                 Some("Expected Result Type to be a composite type".into())
             }
             op::OpCompositeExtract | op::OpCompositeInsert if touches_special(m, i) => extract_insert_problem(m, i),

@@ -41,7 +41,7 @@ fn kind_words(kind: Kind) -> &'static str {
 fn numeric_problem(m: &Module, i: usize, rule: (Kind, Kind, bool, bool)) -> Option<String> {
     let (result_kind, input_kind, width_changes, component_changes) = rule;
     let name = &m.insts[i].info().name[2..];
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if !numeric(m, rt, result_kind) {
         return Some(format!("Expected {} scalar or vector type as Result Type: {name}", kind_words(result_kind)));
     }
@@ -73,7 +73,7 @@ fn is_pointer(m: &Module, ty: u32) -> bool {
 /// OpBitcast where a cooperative type is involved: both sides are
 /// cooperative of the same kind and shape.
 fn bitcast_problem(m: &Module, i: usize) -> Option<String> {
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let input = m.type_of(m.word(i, 2));
     if input == 0 {
         return Some("Expected input to have a type: Bitcast".into());
@@ -104,7 +104,7 @@ fn bitcast_problem(m: &Module, i: usize) -> Option<String> {
 /// OpCooperativeMatrixConvertNV / OpCooperativeMatrixTransposeNV.
 fn matrix_problem(m: &Module, i: usize) -> Option<String> {
     let name = &m.insts[i].info().name[2..];
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if !is_matrix(m, rt) {
         return Some(format!("Expected cooperative matrix Result Type: {name}"));
     }
@@ -149,7 +149,7 @@ pub(super) fn length(m: &Module, array: u32) -> (Option<u32>, bool) {
 /// the same total bit length.
 fn bitcast_array_problem(m: &Module, i: usize) -> Option<String> {
     const NAME: &str = "Opcode BitCastArrayQCOM";
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let input = m.type_of(m.word(i, 2));
     if m.def_opcode(rt) != Some(op::OpTypeArray) || m.def_opcode(input) != Some(op::OpTypeArray) {
         return Some(format!("{NAME} requires OpTypeArray operands for the input and the result."));
@@ -178,7 +178,7 @@ pub(super) fn check(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let opcode = m.opcode(i);
         let touches = || {
-            is_special(m, m.insts[i].result_type) || m.operands(i).len() > 2 && is_special(m, m.type_of(m.word(i, 2)))
+            is_special(m, m.result_type_word(i)) || m.operands(i).len() > 2 && is_special(m, m.type_of(m.word(i, 2)))
         };
         let message = match opcode {
             op::OpCooperativeMatrixConvertNV | op::OpCooperativeMatrixTransposeNV => matrix_problem(m, i),

@@ -29,7 +29,7 @@ impl Ctx<'_, '_> {
         if self.logical && !returns_logical_pointer(def.opcode(), self.variable_pointers) {
             return Some(format!("{name} Pointer <id> {} is not a logical pointer.", r.id(ptr)));
         }
-        let ty = def.result_type;
+        let ty = m.result_type_at(def);
         if m.def_opcode(ty) != Some(op::OpTypePointer) {
             return Some(format!("{name} type for pointer <id> {} is not a pointer type.", r.id(ptr)));
         }
@@ -65,7 +65,7 @@ fn int_operand(m: &Module, r: &mut Report, i: usize, k: usize, name: &str, what:
 fn load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     let m = c.m;
     let load = m.opcode(i) == op::OpCooperativeVectorLoadNV;
-    let vector = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 2)) };
+    let vector = if load { m.result_type_word(i) } else { m.type_of(m.word(i, 2)) };
     if !is_vector(m, vector) {
         return None;
     }
@@ -81,7 +81,7 @@ fn matrix_load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     let m = c.m;
     let load = m.opcode(i) == op::OpCooperativeMatrixLoadNV;
     let name = if load { "spv::Op::OpCooperativeMatrixLoadNV" } else { "spv::Op::OpCooperativeMatrixStoreNV" };
-    let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };
+    let matrix = if load { m.result_type_word(i) } else { m.type_of(m.word(i, 1)) };
     if m.def_opcode(matrix) != Some(op::OpTypeCooperativeMatrixNV) {
         let what = if load { "Result Type" } else { "Object type" };
         return Some(format!("{name} {what} <id> {} is not a cooperative matrix type.", r.id(matrix)));
@@ -91,7 +91,7 @@ fn matrix_load_store(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
     else {
         return Some(format!("{name} Pointer <id> {} is not a logical pointer.", r.id(ptr)));
     };
-    let ty = def.result_type;
+    let ty = m.result_type_at(def);
     if m.def_opcode(ty) != Some(op::OpTypePointer) {
         return Some(format!("{name} type for pointer <id> {} is not a pointer type.", r.id(ptr)));
     }
@@ -175,7 +175,7 @@ fn matrix_mul(c: &Ctx, r: &mut Report, i: usize) -> Option<String> {
             return Some(p);
         }
     }
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     if !is_vector(m, rt) {
         return Some(format!("{name} result type <id> {} is not a cooperative vector type.", r.id(rt)));
     }

@@ -78,8 +78,8 @@ fn is_special(m: &Module, ty: u32) -> bool {
 /// Whether the instruction's result or one of its operands is of a
 /// cooperative type or a tensor.
 fn touches_special(m: &Module, i: usize) -> bool {
-    is_special(m, m.insts[i].result_type)
-        || m.id_operands(i).any(|(_, id)| m.def(id).is_some_and(|d| is_special(m, d.result_type)))
+    is_special(m, m.result_type_word(i))
+        || m.id_operands(i).any(|(_, id)| m.def(id).is_some_and(|d| is_special(m, m.result_type_at(d))))
 }
 
 /// The scalar kinds spirv-val asks of a component.

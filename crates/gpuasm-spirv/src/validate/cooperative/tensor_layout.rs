@@ -34,7 +34,7 @@ const RULES: &[(u16, bool, Option<Values>)] = &[
 
 fn problem(m: &Module, r: &mut Report, i: usize, view: bool, values: Option<Values>) -> Option<String> {
     let name = &m.insts[i].info().name[2..];
-    let rt = m.insts[i].result_type;
+    let rt = m.result_type_word(i);
     let (ty, what) =
         if view { (op::OpTypeTensorViewNV, "TensorView") } else { (op::OpTypeTensorLayoutNV, "TensorLayout") };
     if m.def_opcode(rt) != Some(ty) {

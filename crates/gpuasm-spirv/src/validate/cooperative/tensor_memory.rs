@@ -20,7 +20,7 @@ pub(super) fn problem(m: &Module, r: &mut Report, i: usize, logical: bool, vp: b
     let load = m.opcode(i) == op::OpCooperativeMatrixLoadTensorNV;
     let name =
         if load { "spv::Op::OpCooperativeMatrixLoadTensorNV" } else { "spv::Op::OpCooperativeMatrixStoreTensorNV" };
-    let matrix = if load { m.insts[i].result_type } else { m.type_of(m.word(i, 1)) };
+    let matrix = if load { m.result_type_word(i) } else { m.type_of(m.word(i, 1)) };
     if !is_khr(m, matrix) {
         let what = if load { "Result Type" } else { "Object type" };
         return Some(format!("{name} {what} <id> {} is not a cooperative matrix type.", r.id(matrix)));
@@ -29,7 +29,7 @@ pub(super) fn problem(m: &Module, r: &mut Report, i: usize, logical: bool, vp: b
     let Some(def) = m.def(ptr).filter(|d| !logical || returns_logical_pointer(d.opcode(), vp)) else {
         return Some(format!("{name} Pointer <id> {} is not a logical pointer.", r.id(ptr)));
     };
-    let ptr_type = def.result_type;
+    let ptr_type = m.result_type_at(def);
     if m.def_opcode(ptr_type) != Some(op::OpTypePointer) {
         return Some(format!("{name} type for pointer <id> {} is not a pointer type.", r.id(ptr)));
     }

@@ -217,7 +217,7 @@ fn view_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
 /// component (when its count is known), each of its component type.
 fn constant_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let inst = &m.insts[i];
-    let (rt, name) = (inst.result_type, inst.info().name);
+    let (rt, name) = (m.result_type_at(inst), inst.info().name);
     let parts: Vec<u32> = (2..m.operands(i).len()).map(|k| m.word(i, k)).collect();
     let component = m.def_word(rt, 2)?;
     if is_matrix(m, rt) {
@@ -258,7 +258,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             op::OpTypeTensorLayoutNV => layout_problem(m, r, i),
             op::OpTypeTensorViewNV => view_problem(m, r, i),
             op::OpConstantComposite | op::OpSpecConstantComposite
-                if is_matrix(m, inst.result_type) || is_vector(m, inst.result_type) =>
+                if is_matrix(m, m.result_type_at(inst)) || is_vector(m, m.result_type_at(inst)) =>
             {
                 constant_problem(m, r, i)
             }
