@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
                 }
             }
         }
-        if let Some(id) = module.insts()[i].result_id() {
+        if let Some(id) = module.result_id(i) {
             if let Some(name) = module.text_name(id) {
                 assert_eq!(module.id_named(name), Some(id));
             }

@@ -216,7 +216,7 @@ fn from_tokens(text: &str, m: &Module, i: usize) -> Option<String> {
     let mut out = String::new();
     for (n, r) in pieces.into_iter().enumerate() {
         out.push_str(&text[r]);
-        out.push_str(if n == 0 && m.insts()[i].result_id().is_some() { " = " } else { " " });
+        out.push_str(if n == 0 && m.result_id(i).is_some() { " = " } else { " " });
     }
     Some(out)
 }

@@ -39,7 +39,7 @@ pub fn dot(module: &Module) -> String {
     for (i, inst) in module.insts().iter().enumerate() {
         let successors = match inst.opcode() {
             op::OpFunction => {
-                function = inst.result_id().unwrap_or(0);
+                function = module.result_id(i).unwrap_or(0);
                 seen_entry = false;
                 continue;
             }
@@ -48,7 +48,7 @@ pub fn dot(module: &Module) -> String {
                 continue;
             }
             op::OpLabel => {
-                block = inst.result_id().unwrap_or(0);
+                block = module.result_id(i).unwrap_or(0);
                 continue;
             }
             op::OpLoopMerge => {

@@ -97,7 +97,7 @@ pub fn graph(module: &Module) -> Graph {
         .functions()
         .iter()
         .map(|f| {
-            let id = module.insts()[f.def].result_id().unwrap_or(0);
+            let id = module.result_id(f.def).unwrap_or(0);
             let mut blocks = Vec::with_capacity(f.blocks.len());
             let mut edges = Vec::new();
             for b in &f.blocks {

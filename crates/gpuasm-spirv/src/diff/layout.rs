@@ -158,7 +158,7 @@ impl Layout {
                     if function.is_some() {
                         return Err(bad(i, "function inside function"));
                     }
-                    let id = m.insts()[i].result_id().unwrap_or(0);
+                    let id = m.result_id(i).unwrap_or(0);
                     function = Some(Function {
                         id,
                         def: i,
@@ -351,12 +351,8 @@ impl Layout {
     pub fn function_body(&self, m: &Module, f: &Function) -> Vec<usize> {
         let mut body = Vec::new();
         if !f.blocks.is_empty() {
-            let by_label: FxHashMap<u32, usize> = f
-                .blocks
-                .iter()
-                .enumerate()
-                .filter_map(|(k, b)| m.insts()[b.label].result_id().map(|id| (id, k)))
-                .collect();
+            let by_label: FxHashMap<u32, usize> =
+                f.blocks.iter().enumerate().filter_map(|(k, b)| m.result_id(b.label).map(|id| (id, k))).collect();
             let successors = |k: usize| -> Vec<usize> { structured_successors(m, &f.blocks[k], &by_label) };
             let mut post = Vec::with_capacity(f.blocks.len());
             let mut seen = FxHashSet::default();

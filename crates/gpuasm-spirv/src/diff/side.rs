@@ -157,7 +157,7 @@ impl<'m> Side<'m> {
     pub fn result_id(&self, i: usize) -> u32 {
         let n = self.m.insts().len();
         if i < n {
-            self.m.insts()[i].result_id().unwrap_or(0)
+            self.m.result_id(i).unwrap_or(0)
         } else {
             self.layout.copies[i - n].1
         }

@@ -64,7 +64,7 @@ pub(crate) fn find(m: &Module) -> Vec<Function> {
             op::OpFunction => current = Some(Function { def: i, blocks: Vec::new() }),
             op::OpLabel => {
                 if let Some(f) = current.as_mut() {
-                    f.blocks.push(Block { label: m.insts[i].result_id, insts: i..i + 1 });
+                    f.blocks.push(Block { label: m.result_id_word(i), insts: i..i + 1 });
                 }
             }
             op::OpFunctionEnd => out.extend(current.take()),

@@ -22,7 +22,7 @@
 //! )
 //! .unwrap();
 //! let module = Module::read(&words).unwrap();
-//! let int = module.insts()[2].result_id().unwrap();
+//! let int = module.result_id(2).unwrap();
 //! assert_eq!(module.def(int).map(|d| d.info().name), Some("OpTypeInt"));
 //! assert_eq!(module.name(int), Some("int"));
 //! assert_eq!(module.span(2), None); // read from a binary: no text
@@ -58,8 +58,6 @@ pub struct Inst {
     pub(crate) offset: u32,
     pub(crate) word_count: u16,
     opcode: u16,
-    /// `0` when there is none.
-    pub(crate) result_id: u32,
     /// Where the operands are and, for `OpExtInst`, its set: see
     /// [`OperandsAt`].
     operands: OperandsAt,
@@ -67,10 +65,10 @@ pub struct Inst {
 
 // Every pass walks the instructions: kept small, more of them share a cache
 // line, and a large module's list stays small (it was 48 bytes, then 24,
-// then 20: at 16 the list of a 19 MB module is 11 MB smaller than at 24).
-// The result type is not kept: it is the word after the opcode's, which
-// [`Module::result_type`] reads.
-const _: () = assert!(std::mem::size_of::<Inst>() == 16);
+// 20 and 16: at 12 the list of a 19 MB module is 14 MB smaller than at
+// 24). The result type and id are not kept: they are the words after the
+// opcode's, which [`Module::result_type`] and [`Module::result_id`] read.
+const _: () = assert!(std::mem::size_of::<Inst>() == 12);
 
 /// Where an instruction's operands are, in one word. Either the first
 /// `len` of static layout `layout` (most instructions: nothing is copied):
@@ -210,11 +208,6 @@ impl Inst {
         &crate::grammar::INSTRUCTIONS[crate::grammar::OPCODE_INDEX[self.opcode as usize] as usize]
     }
 
-    /// The id it defines, if it defines one.
-    pub fn result_id(&self) -> Option<u32> {
-        (self.result_id != 0).then_some(self.result_id)
-    }
-
     /// For OpExtInst, the extended instruction set it belongs to.
     #[inline]
     pub fn ext_set(&self) -> Option<ExtSet> {
@@ -281,7 +274,7 @@ impl Defs {
 ///     "OpCapability Shader\nOpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n", &Default::default()).unwrap();
 /// let module = Module::read(&words).unwrap();
 /// assert_eq!(module.insts().len(), 3);
-/// let void = module.insts()[2].result_id().unwrap();
+/// let void = module.result_id(2).unwrap();
 /// assert_eq!(module.def(void).map(|d| d.info().name), Some("OpTypeVoid"));
 /// ```
 pub struct Module<'w> {
@@ -364,7 +357,7 @@ impl<'w> Module<'w> {
                 defs.insert(inst.result_id, insts.len());
             }
             let (offset, word_count, opcode) = (inst.offset, inst.words.len() as u16, inst.info.opcode);
-            let (result_id, ext_set) = (inst.result_id, ExtSetCode::new(inst.ext_set));
+            let ext_set = ExtSetCode::new(inst.ext_set);
             // The operands are no more than the words, a u16.
             let len = inst.operands.len();
             let at = match parser.last_operands() {
@@ -384,7 +377,7 @@ impl<'w> Module<'w> {
                     at
                 }
             };
-            insts.push(Inst { offset: offset as u32, word_count, opcode, result_id, operands: at });
+            insts.push(Inst { offset: offset as u32, word_count, opcode, operands: at });
         }
         let id_types = parser.take_id_types();
         let mut m = Module {
@@ -567,7 +560,7 @@ impl<'w> Module<'w> {
             opcode: inst.opcode,
             info: inst.info(),
             result_type: self.result_type_at(inst),
-            result_id: inst.result_id,
+            result_id: self.result_id_at(inst),
             ext_set: inst.ext_set(),
             operands: self.operands(i),
             raw: false,
@@ -609,6 +602,32 @@ impl<'w> Module<'w> {
             .enumerate()
             .filter(|(_, o)| o.kind != OperandKind::IdResult && o.kind.info().category == Category::Id)
             .map(move |(k, o)| (k, self.words[base + o.offset as usize]))
+    }
+
+    /// The id instruction `i` defines, if it defines one.
+    #[inline]
+    pub fn result_id(&self, i: usize) -> Option<u32> {
+        Some(self.result_id_at(&self.insts[i])).filter(|&id| id != 0)
+    }
+
+    /// The id instruction `i` defines, 0 when it defines none.
+    #[inline]
+    pub(crate) fn result_id_word(&self, i: usize) -> u32 {
+        self.result_id_at(&self.insts[i])
+    }
+
+    /// The id `inst` defines, 0 when it defines none: the word after the
+    /// opcode's, or after the result type's (the reader checked that it is
+    /// there).
+    #[inline]
+    pub(crate) fn result_id_at(&self, inst: &Inst) -> u32 {
+        let info = inst.info();
+        let at = 1 + info.has_result_type as usize;
+        if info.has_result && (inst.word_count as usize) > at {
+            self.words[inst.offset as usize + at]
+        } else {
+            0
+        }
     }
 
     /// The result type of instruction `i`, if it has one.
@@ -719,7 +738,7 @@ pub(crate) fn callees(m: &Module) -> FxHashMap<u32, Vec<u32>> {
     let mut function = 0;
     for i in 0..m.insts.len() {
         match m.opcode(i) {
-            op::OpFunction => function = m.insts[i].result_id,
+            op::OpFunction => function = m.result_id_word(i),
             op::OpFunctionCall => calls.entry(function).or_default().push(m.word(i, 2)),
             _ => {}
         }

@@ -43,7 +43,7 @@ const OWN_NUMBER: (u32, u32) = (u32::MAX, 0);
 /// )
 /// .unwrap();
 /// let module = Module::read(&words).unwrap();
-/// let named: Vec<_> = module.insts().iter().filter_map(|i| i.result_id()).map(|id| module.name(id)).collect();
+/// let named: Vec<_> = (0..module.insts().len()).filter_map(|i| module.result_id(i)).map(|id| module.name(id)).collect();
 /// // Function types and labels keep their numbers (`%2`, `%4`).
 /// assert_eq!(named, [Some("void"), None, Some("main"), None]);
 /// ```

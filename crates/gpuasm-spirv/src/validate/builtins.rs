@@ -530,7 +530,8 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
         let inst = &m.insts[i];
         match inst.opcode() {
             op::OpFunction => {
-                function = Some((inst.result_id, models.get(&inst.result_id).map_or(&[][..], |v| v.as_slice())))
+                function =
+                    Some((m.result_id_at(inst), models.get(&m.result_id_at(inst)).map_or(&[][..], |v| v.as_slice())))
             }
             op::OpFunctionEnd => function = None,
             _ => {}
@@ -538,7 +539,7 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
         let mut seen: Vec<u32> = Vec::new();
         let ids: Vec<u32> = m.id_operands(i).map(|(_, id)| id).collect();
         for id in ids {
-            if id == inst.result_id || seen.contains(&id) {
+            if id == m.result_id_at(inst) || seen.contains(&id) {
                 continue;
             }
             seen.push(id);
@@ -548,8 +549,8 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                     r.error(ErrorKind::BuiltIn, i, message);
                     return;
                 }
-                if function.is_none() && inst.result_id != 0 {
-                    pending.entry(inst.result_id).or_default().push(Pending { d: p.d, referenced: i });
+                if function.is_none() && m.result_id_at(inst) != 0 {
+                    pending.entry(m.result_id_at(inst)).or_default().push(Pending { d: p.d, referenced: i });
                 }
             }
         }
@@ -603,12 +604,12 @@ fn vuid(rule: &Rule, n: u32) -> String {
 fn id_desc(m: &Module, at: usize) -> String {
     let inst = &m.insts[at];
     let name = crate::grammar::instruction(inst.opcode()).map_or("?", |i| i.name);
-    format!("ID <{}> ({name})", inst.result_id)
+    format!("ID <{}> ({name})", m.result_id_at(inst))
 }
 
 fn definition_desc(m: &Module, d: Decorated) -> String {
     match d.member {
-        Some(k) => format!("Member #{k} of struct ID <{}>", m.insts[d.at].result_id),
+        Some(k) => format!("Member #{k} of struct ID <{}>", m.result_id_word(d.at)),
         None => id_desc(m, d.at),
     }
 }
@@ -629,7 +630,9 @@ fn underlying_type(m: &Module, d: Decorated) -> Result<u32, String> {
     let inst = &m.insts[d.at];
     let desc = id_desc(m, d.at);
     match d.member {
-        Some(k) if inst.opcode() == op::OpTypeStruct => Ok(m.def_word(inst.result_id, k as usize + 2).unwrap_or(0)),
+        Some(k) if inst.opcode() == op::OpTypeStruct => {
+            Ok(m.def_word(m.result_id_at(inst), k as usize + 2).unwrap_or(0))
+        }
         Some(_) => Err(format!("{desc}Attempted to get underlying data type via member index for non-struct type.")),
         None if inst.opcode() == op::OpTypeStruct => {
             Err(format!("{desc} did not find an member index to get underlying data type for struct type."))
@@ -790,7 +793,7 @@ fn reference_error(
              <{f}> which is called with execution model Fragment.",
             id_desc(m, p.referenced),
             id_desc(m, p.d.at),
-            m.insts[p.referenced].result_id,
+            m.result_id_word(p.referenced),
             id_desc(m, from)
         ));
     }

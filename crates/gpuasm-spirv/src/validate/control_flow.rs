@@ -29,7 +29,7 @@ pub(crate) fn check_instructions(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let opcode = m.opcode(i);
         if opcode == op::OpLabel {
-            block = m.insts[i].result_id;
+            block = m.result_id_word(i);
         }
         if let Some(message) = problem(m, i, opcode, block, r) {
             r.error(ErrorKind::StructuredControlFlow, i, message);
@@ -138,7 +138,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
     for i in 0..m.insts.len() {
         let opcode = m.opcode(i);
         match opcode {
-            op::OpFunction => function = m.insts[i].result_id,
+            op::OpFunction => function = m.result_id_word(i),
             op::OpLabel => label = Some(i),
             _ if super::cfg::TERMINATOR_SET.contains(opcode) => {
                 if let Some(l) = label.take() {
@@ -163,7 +163,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
     let mut joins: FxHashSet<u32> = FxHashSet::default();
     let mut preds: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
     for &(_, l, t) in &blocks {
-        let label = m.insts[l].result_id;
+        let label = m.result_id_word(l);
         for (_, id) in m.id_operands(t) {
             preds.entry(id).or_default().insert(label);
         }
@@ -175,7 +175,7 @@ pub(crate) fn check_maximal_reconvergence(m: &Module, r: &mut Report) {
         }
     }
     for &(f, l, t) in &blocks {
-        let label = m.insts[l].result_id;
+        let label = m.result_id_word(l);
         if !reached.contains(&f) || preds.get(&label).map_or(0, |p| p.len()) < 2 {
             continue;
         }

@@ -594,7 +594,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let inst = &m.insts[i];
         match inst.opcode() {
             op::OpFunction => {
-                place.function = Some(inst.result_id);
+                place.function = Some(m.result_id_at(inst));
                 labels = 0;
             }
             op::OpFunctionEnd => place.function = None,

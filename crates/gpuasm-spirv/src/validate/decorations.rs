@@ -89,7 +89,7 @@ fn imported_initialisers(cx: &Ctx, r: &mut Report) -> bool {
         let inst = &m.insts[i];
         match inst.opcode() {
             op::OpFunction => break,
-            op::OpVariable if inst.word_count == 5 && cx.imported(inst.result_id) => {
+            op::OpVariable if inst.word_count == 5 && cx.imported(m.result_id_at(inst)) => {
                 r.error(
                     ErrorKind::Decoration,
                     i,
@@ -305,7 +305,9 @@ fn buffer_blocks(cx: &Ctx, r: &mut Report) -> bool {
         }
         let class = m.word(i, 2);
         if class == sc::PushConstant {
-            if let Some(ep) = references.of(inst.result_id).into_iter().find(|&ep| !push_constant_users.insert(ep)) {
+            if let Some(ep) =
+                references.of(m.result_id_at(inst)).into_iter().find(|&ep| !push_constant_users.insert(ep))
+            {
                 r.error(
                     ErrorKind::Decoration,
                     i,
@@ -338,7 +340,7 @@ fn buffer_blocks(cx: &Ctx, r: &mut Report) -> bool {
         }
         let block = cx.has_nested(id, d::Block, 0);
         let buffer_block = cx.has_nested(id, d::BufferBlock, 0);
-        let var = inst.result_id;
+        let var = m.result_id_at(inst);
         let message = match class {
             sc::StorageBuffer if buffer_block => format!(
                 "[VUID-StandaloneSpirv-PushConstant-06675] Storage buffer id '{var} In Vulkan, BufferBlock is \
@@ -384,7 +386,7 @@ fn resource_bindings(cx: &Ctx, r: &mut Report) -> bool {
             sc::StorageBuffer => "StorageBuffer",
             _ => continue,
         };
-        let var = inst.result_id;
+        let var = m.result_id_at(inst);
         if references.as_ref().is_some_and(|e| e.of(var).is_empty()) {
             continue;
         }
@@ -454,7 +456,7 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
 fn function_linkage(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpFunction) {
-        let id = m.insts[i].result_id;
+        let id = m.result_id_word(i);
         let has_body = m.insts[i + 1..]
             .iter()
             .map(|inst| inst.opcode())
@@ -541,7 +543,7 @@ fn writable_pointers(cx: &Ctx) -> FxHashSet<u32> {
                 }
                 let storage_image = m.def_opcode(ty) == Some(op::OpTypeImage) && m.def_word(ty, 7) == Some(2);
                 if storage_image || m.def_opcode(ty) == Some(op::OpTypeTensorARM) {
-                    set.insert(inst.result_id);
+                    set.insert(m.result_id_at(inst));
                 }
             }
             op::OpFunction => break,
@@ -695,7 +697,7 @@ fn component_problem(cx: &Ctx, r: &mut Report, at: usize, a: &Applied) -> Option
         if inst.opcode() != op::OpTypeStruct {
             return Some("Attempted to get underlying data type via member index for non-struct type.".into());
         }
-        m.def_word(inst.result_id, a.1 as usize + 2).unwrap_or(0)
+        m.def_word(m.result_id_at(inst), a.1 as usize + 2).unwrap_or(0)
     };
     if !cx.vulkan {
         return None;

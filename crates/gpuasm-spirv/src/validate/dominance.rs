@@ -243,7 +243,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                     list.push(' ');
                 }
             }
-            let f = r.id(m.insts[func.def].result_id);
+            let f = r.id(m.result_id_word(func.def));
             r.error(
                 ErrorKind::FunctionStructure,
                 func.def,
@@ -254,7 +254,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         // Nothing branches to the entry block.
         let entry = func.blocks[0].label;
         if let Some(pred) = func.blocks.iter().find(|block| branch_targets(m, block.insts.end - 1).contains(&entry)) {
-            let (e, f, p) = (r.id(entry), r.id(m.insts[func.def].result_id), r.id(pred.label));
+            let (e, f, p) = (r.id(entry), r.id(m.result_id_word(func.def)), r.id(pred.label));
             r.error(
                 ErrorKind::FunctionStructure,
                 func.def,
@@ -315,8 +315,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         Place::OutsideBlocks(df) if df as usize == f => continue,
                         Place::OutsideBlocks(df) => {
                             let df = df as usize;
-                            let (name, user) = (r.id(id), r.id(m.insts[func.def].result_id));
-                            let owner = r.id(m.insts[functions[df].def].result_id);
+                            let (name, user) = (r.id(id), r.id(m.result_id_word(func.def)));
+                            let owner = r.id(m.result_id_word(functions[df].def));
                             r.error(
                                 ErrorKind::Dominance,
                                 functions[df].def,
@@ -347,7 +347,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             let dominated = db == pb || (reachable(db) && tree.dominates(db, pb));
                             if reachable(b) && reachable(pb) && !dominated && phi_error.is_none() {
                                 let (name, p) = (r.id(id), r.id(parent));
-                                let this = r.id(inst.result_id);
+                                let this = r.id(m.result_id_at(inst));
                                 phi_error = Some((
                                     i,
                                     format!("In OpPhi instruction {this}, ID {name} definition does not dominate its parent {p}"),

@@ -123,7 +123,7 @@ pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
                     0,
                 )
             };
-            let var = m.insts[v].result_id;
+            let var = m.result_id_word(v);
             if encoded(&[fp_encoding::BFloat16KHR]) {
                 let name = r.id(var);
                 r.error(

@@ -19,7 +19,7 @@ impl EntryReferences {
         let mut function = 0;
         for (i, inst) in m.insts.iter().enumerate() {
             match inst.opcode() {
-                op::OpFunction => function = inst.result_id,
+                op::OpFunction => function = m.result_id_at(inst),
                 op::OpFunctionEnd => {
                     function = 0;
                     continue;
@@ -28,7 +28,7 @@ impl EntryReferences {
                 _ => {}
             }
             for (_, id) in m.id_operands(i) {
-                users.entry(id).or_default().push((inst.result_id, function));
+                users.entry(id).or_default().push((m.result_id_at(inst), function));
             }
         }
         let entries: Vec<u32> =

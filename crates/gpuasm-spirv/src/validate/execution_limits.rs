@@ -255,7 +255,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                 modes.entry(m.word(i, 0)).or_default().insert(m.word(i, 1));
             }
             op::OpFunction => {
-                current = Some(inst.result_id);
+                current = Some(m.result_id_at(inst));
                 functions.push(i);
             }
             op::OpFunctionEnd => current = None,
@@ -282,7 +282,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             }
         }
         if !list.is_empty() {
-            limits.entry(m.insts[start].result_id).or_default().extend(list);
+            limits.entry(m.result_id_word(start)).or_default().extend(list);
         }
     }
     if limits.is_empty() {
@@ -291,7 +291,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let reached_by = entry_points_reaching(&entries, &calls);
     let no_modes = FxHashSet::default();
     for i in functions {
-        let f = m.insts[i].result_id;
+        let f = m.result_id_word(i);
         let Some(list) = limits.get(&f) else { continue };
         for &entry in reached_by.get(&f).into_iter().flatten() {
             let entry_models = models.get(&entry).map_or(&[][..], |v| &v[..]);

@@ -127,7 +127,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     r.error(ErrorKind::OperandType, i, format!("{name} Result Type must be an OpTypeGraphARM."));
                     return;
                 }
-                graph = inst.result_id;
+                graph = m.result_id_at(inst);
                 inputs.clear();
                 outputs.clear();
             }
@@ -306,7 +306,7 @@ fn check_io(m: &Module, r: &mut Report, i: usize, graph: u32, io: &Io) -> bool {
     if io.what == "input" {
         let result_type = m.result_type_word(i);
         if result_type != expected {
-            let (t, v, e) = (r.id(result_type), r.id(m.insts[i].result_id), r.id(expected));
+            let (t, v, e) = (r.id(result_type), r.id(m.result_id_word(i)), r.id(expected));
             r.error(
                 ErrorKind::OperandType,
                 i,

@@ -251,7 +251,7 @@ fn phi(cx: &Context, i: usize) -> Result<(), Failure> {
 /// TileImageDataEXT images need.
 fn type_image(cx: &Context, i: usize) -> Result<(), Failure> {
     let (m, t) = (cx.m, &cx.t);
-    let Some(info) = ImageInfo::of(m, m.insts[i].result_id) else {
+    let Some(info) = ImageInfo::of(m, m.result_id_word(i)) else {
         return fail(i, "Corrupt image type definition");
     };
     let st = info.sampled_type;
@@ -461,7 +461,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
         return fail(i, "Expected Sampler to be of type OpTypeSampler");
     }
     // Consumers: later instructions naming the result in an id operand.
-    let result = m.insts[i].result_id;
+    let result = m.result_id_word(i);
     let home = cx.block_of(i);
     for c in i + 1..m.insts.len() {
         let uses =
@@ -472,7 +472,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
         let consumer = &m.insts[c];
         let name = &consumer.info().name[2..];
         if cx.block_of(c) != home {
-            let (s, u) = (r.id(result), r.id(consumer.result_id));
+            let (s, u) = (r.id(result), r.id(m.result_id_at(consumer)));
             return fail(
                 i,
                 format!(
@@ -483,7 +483,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
             );
         }
         if matches!(consumer.opcode(), op::OpPhi | op::OpSelect) {
-            let (s, u) = (r.id(result), r.id(consumer.result_id));
+            let (s, u) = (r.id(result), r.id(m.result_id_at(consumer)));
             return fail(
                 i,
                 format!(
@@ -493,7 +493,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
             );
         }
         if !takes_sampled_image(cx, consumer.opcode()) {
-            let (s, u) = (r.id(result), r.id(consumer.result_id));
+            let (s, u) = (r.id(result), r.id(m.result_id_at(consumer)));
             return fail(
                 i,
                 format!(

@@ -73,7 +73,7 @@ pub(crate) fn check_listed(m: &Module, r: &mut Report) {
                     return;
                 }
                 if !seen.insert(v) {
-                    let t = r.id(var.result_id);
+                    let t = r.id(m.result_id_at(var));
                     r.error(
                         ErrorKind::EntryPoint,
                         v,
@@ -160,7 +160,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 });
                 continue;
             }
-            op::OpFunction => current = Some(inst.result_id),
+            op::OpFunction => current = Some(m.result_id_at(inst)),
             op::OpFunctionEnd => {
                 current = None;
                 continue;
@@ -173,8 +173,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     class == storage_class::Input || class == storage_class::Output
                 };
                 if listed {
-                    is_interface_var.insert(inst.result_id);
-                    if let Some(slot) = marked.get_mut(inst.result_id as usize) {
+                    is_interface_var.insert(m.result_id_at(inst));
+                    if let Some(slot) = marked.get_mut(m.result_id_at(inst) as usize) {
                         *slot = true;
                     }
                 }
@@ -199,11 +199,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     uses.entry(f).or_default().extend(referenced);
                 }
             }
-            None if inst.result_id != 0 && !referenced.is_empty() => {
-                if let Some(slot) = marked.get_mut(inst.result_id as usize) {
+            None if m.result_id_at(inst) != 0 && !referenced.is_empty() => {
+                if let Some(slot) = marked.get_mut(m.result_id_at(inst) as usize) {
                     *slot = true;
                 }
-                global_refs.insert(inst.result_id, referenced);
+                global_refs.insert(m.result_id_at(inst), referenced);
             }
             None => {}
         }

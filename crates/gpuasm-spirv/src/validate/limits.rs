@@ -153,7 +153,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                 // are not followed).
                 let members = (1..n).filter_map(|k| depth.get(&m.word(i, k)).copied()).max().unwrap_or(0);
                 let d = members + 1;
-                depth.insert(inst.result_id, d);
+                depth.insert(m.result_id_at(inst), d);
                 if d > limits.max_struct_depth {
                     r.error(
                         ErrorKind::Limit,
@@ -191,7 +191,7 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             op::OpTypeFunction => {
                 let args = n - 2;
                 if args > limits.max_function_args as usize {
-                    let id = r.id(inst.result_id);
+                    let id = r.id(m.result_id_at(inst));
                     r.error(
                         ErrorKind::Limit,
                         i,

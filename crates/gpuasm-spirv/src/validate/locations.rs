@@ -88,7 +88,7 @@ impl Ctx<'_> {
         index1: &mut FxHashSet<u32>,
     ) -> Result<(), Failure> {
         let m = self.m;
-        let var = m.insts[v].result_id;
+        let var = m.result_id_word(v);
         let is_output = m.word(v, 2) == sc::Output;
         let is_fragment = model == em::Fragment;
         let mut ty = m.def_word(m.result_type_word(v), 3).unwrap_or(0);

@@ -438,7 +438,7 @@ impl Ctx<'_, '_> {
         }
         if !BOOL_CLASSES.contains(&class) {
             let io = matches!(class, sc::Input | sc::Output);
-            let builtin = io && self.decorated(m.insts[i].result_id, decoration::BuiltIn);
+            let builtin = io && self.decorated(m.result_id_word(i), decoration::BuiltIn);
             if !builtin && self.contains_invalid_bool(value, io, 0) {
                 return Some(if io {
                     format!(
@@ -493,7 +493,7 @@ impl Ctx<'_, '_> {
             }
         }
         if self.vulkan && class != sc::Input && class != sc::Output {
-            if self.decorated(m.insts[i].result_id, decoration::Invariant) {
+            if self.decorated(m.result_id_word(i), decoration::Invariant) {
                 return Some(format!(
                     "{}Variable decorated with Invariant must only be identified with the Input or Output storage \
                      class in Vulkan environment.",
@@ -510,7 +510,7 @@ impl Ctx<'_, '_> {
         }
         if let Some(init) = initializer {
             if self.vulkan && !matches!(class, sc::Output | sc::Private | sc::Function) {
-                let v = r.id(m.insts[i].result_id);
+                let v = r.id(m.result_id_word(i));
                 if class == sc::Workgroup {
                     if m.def_opcode(init) != Some(op::OpConstantNull) {
                         return Some(format!(
@@ -534,7 +534,7 @@ impl Ctx<'_, '_> {
                 _ => "",
             };
             if !what.is_empty() {
-                let v = r.id(m.insts[i].result_id);
+                let v = r.id(m.result_id_word(i));
                 return Some(format!("OpVariable, <id> {v}, initializer are not allowed for {what}"));
             }
         }
@@ -1053,7 +1053,7 @@ impl Ctx<'_, '_> {
         if result_opcode != wanted {
             let found = crate::grammar::instruction(result_opcode).map_or("", |i| i.name);
             let wanted_name = if untyped { "OpTypeUntypedPointerKHR" } else { "OpTypePointer" };
-            let id = r.id(inst.result_id);
+            let id = r.id(m.result_id_at(inst));
             return Some(format!("The Result Type of {name} <id> {id} must be {wanted_name}. Found {found}."));
         }
         let base_at = if untyped { 3 } else { 2 };
@@ -1241,7 +1241,7 @@ impl Ctx<'_, '_> {
         let inst = &m.insts[i];
         let name = inst.info().name;
         let rt = m.result_type_at(inst);
-        let id = r.id(inst.result_id);
+        let id = r.id(m.result_id_at(inst));
         if m.def_opcode(rt) != Some(op::OpTypeInt)
             || !matches!(m.def_word(rt, 2), Some(32 | 64))
             || m.def_word(rt, 3) != Some(0)
@@ -1288,7 +1288,7 @@ impl Ctx<'_, '_> {
         let name = inst.info().name;
         let rt = m.result_type_at(inst);
         if m.def_opcode(rt) != Some(op::OpTypeInt) || m.def_word(rt, 2) != Some(32) || m.def_word(rt, 3) != Some(0) {
-            let id = r.id(inst.result_id);
+            let id = r.id(m.result_id_at(inst));
             return Some(format!(
                 "The Result Type of {name} <id> {id} must be OpTypeInt with width 32 and signedness 0."
             ));

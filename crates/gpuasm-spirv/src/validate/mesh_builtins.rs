@@ -147,7 +147,7 @@ fn array_length(m: &Module, array: u32) -> Option<u64> {
 
 /// The definition-time rules, after the type rules.
 pub(super) fn definition_error(m: &Module, eps: &mut EntryPoints, d: &Decl) -> Option<String> {
-    let target = m.insts[d.at].result_id;
+    let target = m.result_id_word(d.at);
     if d.built_in == bi::CullPrimitiveEXT {
         let mesh: Vec<u32> = eps.mesh().collect();
         for f in mesh {
@@ -195,7 +195,7 @@ pub(super) fn is_per_primitive(built_in: u32) -> bool {
 pub(super) fn interface_error(m: &Module, eps: &EntryPoints, d: &Decl) -> Option<String> {
     let &(built_in, [type_vuid, size_vuid, block_size_vuid, per_primitive_vuid], boolean) =
         PER_PRIMITIVE.iter().find(|x| x.0 == d.built_in)?;
-    let target = m.insts[d.at].result_id;
+    let target = m.result_id_word(d.at);
     let name = name(built_in);
     let scalar = if boolean { "TypeBool" } else { "TypeInt" };
     let type_message = |problem: &str| {

@@ -465,7 +465,7 @@ fn in_module_order(module: &Module<'_>, failures: schedule::Failures, limit: usi
         if consequence || !seen.insert((e.message.clone(), at)) {
             continue;
         }
-        if let Some(result) = e.instruction_index.and_then(|i| module.insts[i].result_id()) {
+        if let Some(result) = e.instruction_index.and_then(|i| module.result_id(i)) {
             faulty.insert(result);
         }
         kept.push(e);

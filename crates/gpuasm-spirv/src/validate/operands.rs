@@ -1015,7 +1015,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             op::OpFunction => {
                 return_type = m.result_type_at(inst);
                 fn_type = m.word(i, 3);
-                fn_id = inst.result_id;
+                fn_id = m.result_id_at(inst);
                 param = 0;
                 if entry_points.contains(&fn_id) && called.contains(&fn_id) {
                     r.error(
@@ -1056,7 +1056,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                     && matches!(m.def_word(rt, 2), Some(32 | 64))
                     && m.def_word(rt, 3) == Some(0);
                 if !ok {
-                    let id = r.id(inst.result_id);
+                    let id = r.id(m.result_id_at(inst));
                     r.error(
                         ErrorKind::OperandType,
                         i,

@@ -22,7 +22,7 @@ impl Phis {
         for i in 0..m.insts.len() {
             let inst = &m.insts[i];
             match inst.opcode() {
-                op::OpLabel => block = Some(inst.result_id),
+                op::OpLabel => block = Some(m.result_id_at(inst)),
                 op::OpFunctionEnd => block = None,
                 op::OpPhi => {
                     if let Some(b) = block {

@@ -19,7 +19,7 @@ fn problem(m: &Module, i: usize, r: &mut Report) -> Option<String> {
         return None;
     }
     let rt = m.result_type_at(inst);
-    let me = r.id(inst.result_id);
+    let me = r.id(m.result_id_at(inst));
     let pointer = m.def_opcode(rt)?;
     if pointer != op::OpTypePointer {
         return Some(format!(

@@ -70,7 +70,7 @@ impl Uses {
                     .into(),
             );
         }
-        let uses = self.0.get(&m.insts[at].result_id).map_or(&[][..], |v| v.as_slice());
+        let uses = self.0.get(&m.result_id_word(at)).map_or(&[][..], |v| v.as_slice());
         uses.iter().find_map(|&(i, k)| store_problem(m, i, k))
     }
 }

@@ -44,7 +44,9 @@ fn limited(m: &Module, caps: &FxHashSet<u32>, ty: u32, depth: u32) -> bool {
 /// one, none of these rules can apply (and they need not be looked for).
 pub(crate) fn any_limited(m: &Module) -> bool {
     m.insts.iter().take_while(|i| i.opcode() != op::OpFunction).any(|d| {
-        matches!(d.opcode(), op::OpTypeInt | op::OpTypeFloat) && d.result_id != 0 && limited_use(m, d.result_id)
+        matches!(d.opcode(), op::OpTypeInt | op::OpTypeFloat)
+            && m.result_id_at(d) != 0
+            && limited_use(m, m.result_id_at(d))
     })
 }
 
@@ -90,9 +92,9 @@ pub(crate) fn check_uses(m: &Module, shader: bool, r: &mut Report) {
     let limited_results: FxHashSet<u32> = m
         .insts
         .iter()
-        .filter(|d| d.result_id != 0 && m.result_type_at(d) != 0)
+        .filter(|d| m.result_id_at(d) != 0 && m.result_type_at(d) != 0)
         .filter(|d| !is_pointer(m, m.result_type_at(d)) && limited_use(m, m.result_type_at(d)))
-        .map(|d| d.result_id)
+        .map(|d| m.result_id_at(d))
         .collect();
     if limited_results.is_empty() {
         return;

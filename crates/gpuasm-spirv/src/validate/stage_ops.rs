@@ -101,7 +101,7 @@ fn per_primitive(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
     if !m.declared_capabilities.contains(&cap::MeshShadingEXT) {
         return None;
     }
-    let var = m.insts[i].result_id;
+    let var = m.result_id_word(i);
     let decorated = m.insts.iter().enumerate().any(|(d, x)| {
         x.opcode() == op::OpDecorate && m.word(d, 0) == var && m.word(d, 1) == decoration::PerPrimitiveEXT
     });

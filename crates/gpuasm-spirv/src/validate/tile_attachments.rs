@@ -21,7 +21,7 @@ const QUERIES: &[u16] = &[
 /// The first problem of TileAttachmentQCOM variable `i`; `decorated(id,
 /// decoration)` says whether an id carries a decoration.
 pub(super) fn problem(m: &Module, i: usize, decorated: &dyn Fn(u32, u32) -> bool) -> Option<&'static str> {
-    let var = m.insts[i].result_id;
+    let var = m.result_id_word(i);
     let ty = m.result_type_word(i);
     if m.def_opcode(ty) == Some(op::OpTypePointer) {
         let pointee = m.def_word(ty, 3).unwrap_or(0);
@@ -62,7 +62,7 @@ pub(super) fn problem(m: &Module, i: usize, decorated: &dyn Fn(u32, u32) -> bool
 fn queried(m: &Module, var: u32) -> bool {
     let loads: Vec<u32> = (0..m.insts.len())
         .filter(|&k| m.opcode(k) == op::OpLoad && m.word(k, 2) == var)
-        .map(|k| m.insts[k].result_id)
+        .map(|k| m.result_id_word(k))
         .collect();
     !loads.is_empty()
         && (0..m.insts.len())

@@ -156,7 +156,7 @@ fn problem(m: &Module, cx: &mut Ctx, r: &mut Report, i: usize) -> Option<String>
             return Some(format!(
                 "Duplicate non-aggregate type declarations are not allowed. Opcode: {} id: {}",
                 &inst.info().name[2..],
-                inst.result_id
+                m.result_id_at(inst)
             ));
         }
     }
@@ -234,7 +234,7 @@ fn array_problem(m: &Module, cx: &Ctx, r: &mut Report, i: usize) -> Option<Strin
     if cx.has_cap(capability::Shader)
         && element_op == Some(op::OpTypeStruct)
         && block(element)
-        && cx.decorated(m.insts[i].result_id, d::ArrayStride)
+        && cx.decorated(m.result_id_word(i), d::ArrayStride)
     {
         return Some("Array containing a Block or BufferBlock must not be decorated with ArrayStride".into());
     }
@@ -279,7 +279,7 @@ fn constant_i64(m: &Module, id: u32) -> Option<i64> {
 }
 
 fn struct_problem(m: &Module, cx: &Ctx, r: &mut Report, i: usize) -> Option<String> {
-    let id = m.insts[i].result_id;
+    let id = m.result_id_word(i);
     let n = m.operands(i).len();
     for k in 1..n {
         let member = m.word(i, k);

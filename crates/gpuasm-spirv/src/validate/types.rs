@@ -97,7 +97,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 format!(
                     "The high-order bits of a literal number in instruction <id> {} must be 0 for a floating-point \
                      type, or 0 for an integer type with Signedness of 0, or sign extended when Signedness is 1",
-                    inst.result_id
+                    m.result_id_at(inst)
                 ),
             );
         }
@@ -624,7 +624,7 @@ fn variable_problem(m: &Module, r: &mut Report, i: usize, vulkan: bool) -> Optio
     if !vulkan {
         return None;
     }
-    let t = r.id(m.insts[i].result_id);
+    let t = r.id(m.result_id_word(i));
     if let Some((class, vuid)) = buffer_class_problem(m, i) {
         return Some(format!("{vuid} {class} OpVariable <id> {t} has illegal type."));
     }

@@ -65,7 +65,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                 uses.entry(id).or_default().push((i, k));
             }
             match m.opcode(i) {
-                op::OpFunction => (function, param) = (m.insts[i].result_id, 0),
+                op::OpFunction => (function, param) = (m.result_id_word(i), 0),
                 op::OpFunctionParameter => {
                     params.insert(i, (function, param));
                     param += 1;
@@ -200,7 +200,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                 let init = if m.opcode(i) == op::OpUntypedVariableKHR { 4 } else { 3 };
                 let mut out: Vec<usize> = (n > init).then(|| def(m.word(i, init))).flatten().into_iter().collect();
                 // The objects stored through the variable (or a chain into it).
-                let mut stack: Vec<(usize, usize)> = self.uses.get(&m.insts[i].result_id).cloned().unwrap_or_default();
+                let mut stack: Vec<(usize, usize)> = self.uses.get(&m.result_id_word(i)).cloned().unwrap_or_default();
                 let mut seen = FxHashSet::default();
                 while let Some((u, k)) = stack.pop() {
                     if !seen.insert(u) {
@@ -208,8 +208,8 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                     }
                     if m.opcode(u) == op::OpStore && k == 0 {
                         out.extend(def(m.word(u, 1)));
-                    } else if m.insts[u].result_id != 0 {
-                        stack.extend(self.uses.get(&m.insts[u].result_id).into_iter().flatten());
+                    } else if m.result_id_word(u) != 0 {
+                        stack.extend(self.uses.get(&m.result_id_word(u)).into_iter().flatten());
                     }
                 }
                 out
@@ -309,7 +309,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             }
             _ => {}
         }
-        let id = inst.result_id;
+        let id = m.result_id_at(inst);
         if id == 0 || !self.logical_pointer(id) || !self.is_variable_pointer(id) {
             return None;
         }

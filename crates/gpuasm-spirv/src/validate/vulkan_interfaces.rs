@@ -34,7 +34,7 @@ pub(crate) fn check_variables(m: &Module, vulkan: bool, r: &mut Report) {
         }
         let Some(data) = pointee(m, i) else { continue };
         if super::memory::contains_in(m, &forward, data, true, &|_, t| psb(t), 0) {
-            let id = m.insts[i].result_id;
+            let id = m.result_id_word(i);
             r.error(
                 ErrorKind::EntryPoint,
                 i,
