@@ -617,13 +617,18 @@ impl<'w> Module<'w> {
     }
 
     /// The id `inst` defines, 0 when it defines none: the word after the
-    /// opcode's, or after the result type's (the reader checked that it is
-    /// there).
+    /// opcode's, or after the result type's.
     #[inline]
     pub(crate) fn result_id_at(&self, inst: &Inst) -> u32 {
         let info = inst.info();
-        let at = 1 + info.has_result_type as usize;
-        if info.has_result && (inst.word_count as usize) > at {
+        self.leading_word(inst, info.has_result, 1 + info.has_result_type as usize)
+    }
+
+    /// Word `at` of `inst` when `present` (the grammar gives the instruction
+    /// that operand there, and the reader checked the word is there), else 0.
+    #[inline]
+    fn leading_word(&self, inst: &Inst, present: bool, at: usize) -> u32 {
+        if present && (inst.word_count as usize) > at {
             self.words[inst.offset as usize + at]
         } else {
             0
@@ -643,14 +648,10 @@ impl<'w> Module<'w> {
     }
 
     /// The result type's id, 0 when it has none: the instruction's second
-    /// word when the grammar gives it one (the reader checked it is there).
+    /// word when the grammar gives it one.
     #[inline]
     pub(crate) fn result_type_at(&self, inst: &Inst) -> u32 {
-        if inst.info().has_result_type && inst.word_count > 1 {
-            self.words[inst.offset as usize + 1]
-        } else {
-            0
-        }
+        self.leading_word(inst, inst.info().has_result_type, 1)
     }
 
     /// The instruction defining `id`.
