@@ -530,8 +530,8 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
         let inst = &m.insts[i];
         match inst.opcode() {
             op::OpFunction => {
-                function =
-                    Some((m.result_id_at(inst), models.get(&m.result_id_at(inst)).map_or(&[][..], |v| v.as_slice())))
+                let f = m.result_id_at(inst);
+                function = Some((f, models.get(&f).map_or(&[][..], |v| v.as_slice())));
             }
             op::OpFunctionEnd => function = None,
             _ => {}

@@ -32,8 +32,11 @@ pub(super) fn component_type(m: &Module, id: u32) -> u32 {
         | op::OpTypeCooperativeVectorNV
         | op::OpTypeTensorARM => m.def_word(id, 2).unwrap_or(0),
         op::OpTypeMatrix => m.def_word(id, 2).map_or(0, |c| component_type(m, c)),
-        _ if m.result_type_at(d) != 0 && m.result_type_at(d) != id => component_type(m, m.result_type_at(d)),
-        _ => 0,
+        _ => match m.result_type_at(d) {
+            0 => 0,
+            ty if ty == id => 0,
+            ty => component_type(m, ty),
+        },
     }
 }
 
