@@ -80,10 +80,51 @@ pub fn push_bytes(out: &mut Vec<u8>, s: &[u8]) {
 }
 
 /// Appends an unsigned 32-bit decimal integer (an id, most often), with
-/// 32-bit arithmetic.
-#[inline]
+/// 32-bit arithmetic, straight into `out`. Inlined where it is called,
+/// unlike `itoa`'s: a listing writes a few ids a line, and the call and
+/// the copy out of its buffer were half the cost of each.
+#[inline(always)]
 pub fn write_u32(out: &mut Vec<u8>, v: u32) {
-    push_bytes(out, itoa::Buffer::new().format(v).as_bytes());
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let n = decimal_len(v);
+    out.reserve(10);
+    let len = out.len();
+    // SAFETY: `reserve` made room for 10 bytes past `len`; the digits go to
+    // `len..len + n` with `n <= 10` (from the last one back, two at a time,
+    // `end` never below 0 since `n` counts them), and every load is within
+    // `PAIRS` (`pair <= 198`). The bytes up to `len + n` are initialised
+    // when the length is set.
+    unsafe {
+        let dst = out.as_mut_ptr().add(len);
+        let (mut v, mut end) = (v, n);
+        while v >= 100 {
+            let pair = (v % 100) as usize * 2;
+            v /= 100;
+            end -= 2;
+            std::ptr::copy_nonoverlapping(PAIRS.as_ptr().add(pair), dst.add(end), 2);
+        }
+        if v >= 10 {
+            std::ptr::copy_nonoverlapping(PAIRS.as_ptr().add(v as usize * 2), dst, 2);
+        } else {
+            *dst = b'0' + v as u8;
+        }
+        out.set_len(len + n);
+    }
+}
+
+/// How many decimal digits `v` has: from its bit length (`* 1233 >> 12`
+/// is `* log10(2)` rounded down for 32 bits), less one below that power
+/// of ten.
+#[inline(always)]
+pub fn decimal_len(v: u32) -> usize {
+    const POWERS: [u32; 10] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000];
+    let v = v | 1;
+    let t = ((32 - v.leading_zeros()) * 1233) >> 12;
+    (t + 1) as usize - usize::from(v < POWERS[t as usize])
 }
 
 /// Appends a signed decimal integer.
@@ -297,6 +338,23 @@ mod tests {
         let mut o = Vec::new();
         write_f64(&mut o, v.to_bits());
         String::from_utf8(o).unwrap()
+    }
+
+    /// Every digit count and every boundary between two of them, after
+    /// text already in the buffer.
+    #[test]
+    fn u32s_print_as_decimal() {
+        let mut values = vec![0, 1, 9, 10, 11, 99, 100, 101, 999, 12345, 4_294_967_294, u32::MAX];
+        for p in 1..=9 {
+            let p = 10u32.pow(p);
+            values.extend([p - 1, p, p + 1, p * 3 + 7]);
+        }
+        for v in values {
+            let mut o = b"x".to_vec();
+            write_u32(&mut o, v);
+            assert_eq!(o, format!("x{v}").into_bytes(), "{v}");
+            assert_eq!(decimal_len(v), v.to_string().len(), "{v}");
+        }
     }
 
     // Expected strings below were printed by spirv-dis 2025.5 for the same bits.

@@ -268,7 +268,8 @@ fn run<'a>(
         ..ParserOptions::default()
     };
     if split::applies(words, options) {
-        return split::run(words, &header, options, parser_options, out, sink, &split::cuts(words.len()));
+        let cuts = split::cuts(words.len(), options.friendly_names);
+        return split::run(words, &header, options, parser_options, out, sink, &cuts);
     }
     run_serial(words, &header, options, parser_options, out, sink)
 }
@@ -352,6 +353,9 @@ pub(crate) struct Printer<'a, 'n> {
     inserted_decoration: bool,
     inserted_debug: bool,
     inserted_type: bool,
+    /// No comments, offsets or nesting: a line depends on its instruction
+    /// alone ([`Printer::plain_instruction`]).
+    plain: bool,
 }
 
 impl<'a, 'n> Printer<'a, 'n> {
@@ -368,6 +372,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             inserted_decoration: false,
             inserted_debug: false,
             inserted_type: false,
+            plain: !opts.comment && !opts.offsets && !opts.nested_indent,
         }
     }
 
@@ -445,6 +450,9 @@ impl<'a, 'n> Printer<'a, 'n> {
     pub(crate) fn instruction(&mut self, inst: &Instruction<'_>, block_level: Option<u32>) {
         if inst.raw {
             return self.raw_instruction(inst);
+        }
+        if self.plain {
+            return self.plain_instruction(inst);
         }
         let color = self.opts.color;
         if self.opts.nested_indent && inst.opcode == op::OpLabel {
@@ -531,6 +539,51 @@ impl<'a, 'n> Printer<'a, 'n> {
         self.comments = comments;
     }
 
+    /// [`Printer::instruction`] in the layouts without comments, offsets or
+    /// nesting (the default, and what two threads print): the same text,
+    /// with the usual operands (ids) written in the loop rather than
+    /// through [`write_operand`], and no comment column to keep.
+    #[inline(always)]
+    fn plain_instruction(&mut self, inst: &Instruction<'_>) {
+        let (color, names, indent) = (self.opts.color, self.names, self.indent);
+        let line = &mut self.out;
+        if inst.result_id != 0 {
+            if color {
+                line.extend_from_slice(BLUE);
+            }
+            if indent > 0 {
+                // `std::setw(indent - 3 - len)` applied to the "%" that follows.
+                let width = (indent - 3).saturating_sub(names.len(inst.result_id));
+                push_spaces(line, width.saturating_sub(1));
+            }
+            line.push(b'%');
+            names.write(line, inst.result_id);
+            if color {
+                line.extend_from_slice(RESET);
+            }
+            line.extend_from_slice(b" = ");
+        } else {
+            push_spaces(line, indent);
+        }
+        number::push_bytes(line, inst.info.name.as_bytes());
+        for (i, o) in inst.operands.iter().enumerate() {
+            if o.kind.info().category == Category::Id {
+                if o.kind == OperandKind::IdResult {
+                    continue;
+                }
+                if !color {
+                    number::push_bytes(line, b" %");
+                    names.write(line, inst.words[o.offset as usize]);
+                    continue;
+                }
+            }
+            line.push(b' ');
+            write_operand(color, names, line, inst, i);
+        }
+        line.push(b'\n');
+        self.last_comment_align = 0;
+    }
+
     /// An instruction the grammar cannot decode, as spirv-dis
     /// `--handle-unknown-opcodes` prints it: the standard indentation
     /// whatever the layout, every word in decimal, no colour, and a note in
@@ -576,95 +629,99 @@ impl<'a, 'n> Printer<'a, 'n> {
     }
 
     fn operand(&self, out: &mut Vec<u8>, inst: &Instruction<'_>, i: usize) {
-        let color = self.opts.color;
-        let o: ParsedOperand = inst.operands[i];
-        let word = inst.words[o.offset as usize];
-        let info = o.kind.info();
-        match info.category {
-            Category::Id => {
+        write_operand(self.opts.color, self.names, out, inst, i)
+    }
+}
+
+/// Appends operand `i` of `inst`.
+fn write_operand(color: bool, names: &IdNames, out: &mut Vec<u8>, inst: &Instruction<'_>, i: usize) {
+    let o: ParsedOperand = inst.operands[i];
+    let word = inst.words[o.offset as usize];
+    let info = o.kind.info();
+    match info.category {
+        Category::Id => {
+            if color {
+                out.extend_from_slice(YELLOW);
+            }
+            out.push(b'%');
+            names.write(out, word);
+        }
+        Category::Literal => match o.kind {
+            OperandKind::LiteralExtInstInteger => {
                 if color {
-                    out.extend_from_slice(YELLOW);
+                    out.extend_from_slice(RED);
                 }
-                out.push(b'%');
-                self.names.write(out, word);
+                match inst.ext_set {
+                    Some(ExtSet::Known(set)) => match set.instruction(word) {
+                        Some(ei) => number::push_bytes(out, ei.name.as_bytes()),
+                        None => number::write_uint(out, word as u64),
+                    },
+                    _ => number::write_uint(out, word as u64),
+                }
             }
-            Category::Literal => match o.kind {
-                OperandKind::LiteralExtInstInteger => {
-                    if color {
-                        out.extend_from_slice(RED);
-                    }
-                    match inst.ext_set {
-                        Some(ExtSet::Known(set)) => match set.instruction(word) {
-                            Some(ei) => number::push_bytes(out, ei.name.as_bytes()),
-                            None => number::write_uint(out, word as u64),
-                        },
-                        _ => number::write_uint(out, word as u64),
-                    }
+            OperandKind::LiteralSpecConstantOpInteger => {
+                if color {
+                    out.extend_from_slice(RED);
                 }
-                OperandKind::LiteralSpecConstantOpInteger => {
-                    if color {
-                        out.extend_from_slice(RED);
-                    }
-                    if let Some(e) = grammar::instruction(word as u16) {
-                        out.extend_from_slice(e.name.strip_prefix("Op").unwrap_or(e.name).as_bytes());
-                    }
+                if let Some(e) = grammar::instruction(word as u16) {
+                    out.extend_from_slice(e.name.strip_prefix("Op").unwrap_or(e.name).as_bytes());
                 }
-                OperandKind::LiteralString => {
-                    out.push(b'"');
-                    if color {
-                        out.extend_from_slice(GREEN);
-                    }
-                    for &c in crate::binary::literal_string_bytes(inst.operand_words(i)) {
-                        if c == b'"' || c == b'\\' {
-                            out.push(b'\\');
-                        }
-                        out.push(c);
-                    }
-                    if color {
-                        out.extend_from_slice(RESET);
-                    }
-                    out.push(b'"');
+            }
+            OperandKind::LiteralString => {
+                out.push(b'"');
+                if color {
+                    out.extend_from_slice(GREEN);
                 }
-                _ => {
-                    if color {
-                        out.extend_from_slice(RED);
+                for &c in crate::binary::literal_string_bytes(inst.operand_words(i)) {
+                    if c == b'"' || c == b'\\' {
+                        out.push(b'\\');
                     }
-                    number::write_number(out, o.number, inst.operand_words(i));
-                    if color {
-                        out.extend_from_slice(RESET);
-                    }
+                    out.push(c);
                 }
-            },
-            Category::ValueEnum => {
-                if let Some(e) = o.kind.enumerant(word) {
+                if color {
+                    out.extend_from_slice(RESET);
+                }
+                out.push(b'"');
+            }
+            _ => {
+                if color {
+                    out.extend_from_slice(RED);
+                }
+                number::write_number(out, o.number, inst.operand_words(i));
+                if color {
+                    out.extend_from_slice(RESET);
+                }
+            }
+        },
+        Category::ValueEnum => {
+            if let Some(e) = o.kind.enumerant(word) {
+                number::push_bytes(out, e.name.as_bytes());
+            }
+        }
+        Category::BitEnum => {
+            let mut emitted = false;
+            let mut bits = word;
+            while bits != 0 {
+                let bit = bits & bits.wrapping_neg();
+                bits ^= bit;
+                if let Some(e) = o.kind.enumerant(bit) {
+                    if emitted {
+                        out.push(b'|');
+                    }
                     number::push_bytes(out, e.name.as_bytes());
+                    emitted = true;
                 }
             }
-            Category::BitEnum => {
-                let mut emitted = false;
-                let mut bits = word;
-                while bits != 0 {
-                    let bit = bits & bits.wrapping_neg();
-                    bits ^= bit;
-                    if let Some(e) = o.kind.enumerant(bit) {
-                        if emitted {
-                            out.push(b'|');
-                        }
-                        number::push_bytes(out, e.name.as_bytes());
-                        emitted = true;
-                    }
-                }
-                if !emitted {
-                    if let Some(e) = o.kind.enumerant(0) {
-                        out.extend_from_slice(e.name.as_bytes());
-                    }
+            if !emitted {
+                if let Some(e) = o.kind.enumerant(0) {
+                    out.extend_from_slice(e.name.as_bytes());
                 }
             }
-            Category::Composite => {}
         }
-        if color {
-            out.extend_from_slice(RESET);
-        }
+        Category::Composite => {}
+    }
+    if color {
+        out.extend_from_slice(RESET);
     }
 }
 

@@ -52,12 +52,14 @@ pub struct IdNames {
     ranges: IdMap<(u32, u32)>,
     /// Names, back to back; all ASCII (names are sanitized).
     arena: Vec<u8>,
+    /// `--raw-id`: every id is its number, without a look-up.
+    numbers_only: bool,
 }
 
 impl IdNames {
     /// Numbers only (`--raw-id`).
     pub(crate) fn raw() -> IdNames {
-        IdNames { ranges: IdMap::with_cap(0), arena: Vec::new() }
+        IdNames { ranges: IdMap::with_cap(0), arena: Vec::new(), numbers_only: true }
     }
 
     /// Friendly names for every id of the module. A parse error stops the
@@ -71,7 +73,11 @@ impl IdNames {
     /// nothing).
     fn friendly_walk(words: &[u32], options: ParserOptions, early: bool) -> IdNames {
         let mut b = Builder {
-            names: IdNames { ranges: IdMap::with_cap(words.len() + 1), arena: Vec::with_capacity(words.len() / 8) },
+            names: IdNames {
+                ranges: IdMap::with_cap(words.len() + 1),
+                arena: Vec::with_capacity(words.len() / 8),
+                numbers_only: false,
+            },
             // About one name per 32 words on large modules; growing the
             // table rehashes every name given out.
             used: HashTable::with_capacity(words.len() / 32),
@@ -118,8 +124,11 @@ impl IdNames {
     }
 
     /// Appends the name of `id` (without `%`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn write(&self, out: &mut Vec<u8>, id: u32) {
+        if self.numbers_only {
+            return number::write_u32(out, id);
+        }
         match self.ranges.get(id) {
             Some((start, len)) if (start, len) != OWN_NUMBER => {
                 number::push_bytes(out, &self.arena[start as usize..(start + len) as usize])
@@ -140,24 +149,14 @@ impl IdNames {
     /// Length of the name of `id` as printed.
     #[inline]
     pub(crate) fn len(&self, id: u32) -> usize {
+        if self.numbers_only {
+            return number::decimal_len(id);
+        }
         match self.ranges.get(id) {
             Some(r) if r != OWN_NUMBER => r.1 as usize,
-            _ => decimal_len(id),
+            _ => number::decimal_len(id),
         }
     }
-}
-
-/// How many decimal digits `v` has (without formatting it: the printer asks
-/// for the length of every result id's name before writing it).
-#[inline]
-fn decimal_len(v: u32) -> usize {
-    let mut n = 1;
-    let mut p = 10u64;
-    while v as u64 >= p {
-        n += 1;
-        p *= 10;
-    }
-    n
 }
 
 /// An entry of [`Builder::used`]. The smallest free suffix of a base name
