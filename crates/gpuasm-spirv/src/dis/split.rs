@@ -5,13 +5,19 @@
 //! header and colour.
 //!
 //! The instruction stream is cut into chunks at instruction boundaries.
-//! This thread prints the even chunks and streams them to the sink; a second
-//! thread prints the odd ones, each into a buffer this thread writes after
-//! the chunk before it. Each thread skips the chunks the other prints
+//! This thread prints the first chunk; after it, each thread takes the next
+//! chunk nobody has taken, so that the one with less to do besides
+//! printing (the second: this one also starts the process, computes the
+//! friendly names and writes everything) prints more. This thread writes
+//! the chunks in order: its own as it prints them when all before them
+//! are written, else from a buffer; the second thread's from the buffers
+//! it hands over, which come back to it for reuse (fresh memory costs a
+//! page fault per 4 KiB). Each thread skips the chunks the other prints
 //! ([`InstructionParser::skip_to`]: word counts, result ids, and in full
 //! only the declarations later instructions are read with). A module under
-//! 2 MiB is cut once; a larger one every 1 MiB, so at most two chunks' text
-//! waits in memory (the peak stays within input + output + 16 MB).
+//! 2 MiB is cut once; a larger one every 512 KiB, so that at most three
+//! chunks' text waits in memory (the peak stays within input + output +
+//! 16 MB).
 //!
 //! Why the text is byte for byte what one thread prints:
 //! - Friendly names are computed whole, by the one-pass
@@ -30,11 +36,12 @@
 //! - Errors: the thread printing a chunk finds its first parse error, with
 //!   what one thread would report there: a chunk ends at its first error
 //!   only if none came before, so the printing thread's state is right
-//!   there. The output ends at it: the text before it is written (the part
-//!   of its chunk the second thread printed, if the chunk is the second
-//!   thread's), then the error is returned. A failed write is returned as
-//!   soon as it happens, as with one thread (the second thread stops at its
-//!   next chunk).
+//!   there. The output ends at it: the text before it is written (the
+//!   chunks before, and the part of its own chunk printed), then the error
+//!   is returned. A thread whose skipping fails stops taking chunks: the
+//!   other prints the chunk it failed in, and fails there too. A failed
+//!   write is returned as soon as it happens, as with one thread (the
+//!   second thread stops at its next chunk).
 //! - What the readers notice on the way (the first id past the bound,
 //!   undecoded instructions) each notices in its own chunks; the two are
 //!   merged, earliest first, at the end.
@@ -48,6 +55,7 @@ use super::{DisError, DisOptions, Listed, Printer};
 use crate::binary::{BinaryError, Header, InstructionParser, ParserOptions};
 use crate::module::names::IdNames;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::OnceLock;
 
@@ -55,13 +63,13 @@ use std::sync::OnceLock;
 const SPLIT_AT_LEAST: usize = 1 << 15;
 
 /// From this many words (2 MiB) on, the module is cut every [`CHUNK`]
-/// words: the second thread's text waits for the first's, and one cut in
-/// the middle held half the listing in memory (it took the peak of the
-/// 5 MB modules past input + output + 16 MB).
+/// words: one cut in the middle held half the listing in memory (it took
+/// the peak of the 5 MB modules past input + output + 16 MB).
 const CHUNKED_FROM: usize = 1 << 19;
 
-/// Words per chunk of a large module (1 MiB; about 2.5 MB of text).
-const CHUNK: usize = 1 << 18;
+/// Words per chunk of a large module (512 KiB; about 1.3 MB of text):
+/// small enough that the threads' shares even out to within a chunk.
+const CHUNK: usize = 1 << 17;
 
 /// Whether `options` and the module's size call for two threads.
 pub(super) fn applies(words: &[u32], options: &DisOptions) -> bool {
@@ -90,9 +98,38 @@ pub(super) fn cuts(len: usize, friendly_names: bool) -> Vec<usize> {
     }
 }
 
-/// One of the second thread's chunks: its text, and the parse error that
-/// ended it, if one did.
-type Chunk = (Vec<u8>, Option<BinaryError>);
+/// One of the second thread's chunks: its number, its text, and the parse
+/// error that ended it, if one did.
+type Chunk = (usize, Vec<u8>, Option<BinaryError>);
+
+/// Chunk `k` of a module cut at `cuts`: the word offsets it starts at or
+/// after and ends before.
+fn bounds(cuts: &[usize], k: usize) -> (usize, usize) {
+    let start = if k == 0 { 0 } else { cuts[k - 1] };
+    (start, cuts.get(k).copied().unwrap_or(usize::MAX))
+}
+
+/// Prints the instructions from the parser's position up to `end` (the
+/// first one starting at or after it excluded); the parse error that
+/// stopped it, if one did. `stream` writes full buffers as it goes.
+fn print_chunk(
+    parser: &mut InstructionParser<'_>,
+    p: &mut Printer<'_, '_>,
+    end: usize,
+    stream: bool,
+) -> Result<Option<BinaryError>, DisError> {
+    while parser.position() < end {
+        match parser.next() {
+            None => break,
+            Some(Err(e)) => return Ok(Some(e)),
+            Some(Ok(inst)) => p.instruction(&inst, None),
+        }
+        if stream {
+            p.flush_if_large()?;
+        }
+    }
+    Ok(None)
+}
 
 pub(super) fn run<'a>(
     words: &[u32],
@@ -105,25 +142,29 @@ pub(super) fn run<'a>(
 ) -> Result<Listed, DisError> {
     let raw = IdNames::raw();
     let friendly: OnceLock<IdNames> = OnceLock::new();
-    let end_of = |j: usize| cuts.get(j).copied().unwrap_or(usize::MAX);
+    let count = cuts.len() + 1;
+    // Chunk 0 is this thread's; the next one to take.
+    let next = AtomicUsize::new(1);
     std::thread::scope(|s| {
         let (names_ready, wait_for_names) = mpsc::sync_channel::<()>(1);
-        // One chunk in the channel, one being printed: the memory bound.
+        // One chunk waiting here, one being printed, and this thread's own
+        // in a buffer: the memory bound.
         let (send_chunk, chunks) = mpsc::sync_channel::<Chunk>(1);
-        let (raw, friendly) = (&raw, &friendly);
+        let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(1);
+        let (raw, friendly, next) = (&raw, &friendly, &next);
         let second = s.spawn(move || {
             let Ok(mut parser) = InstructionParser::new(words, parser_options) else { return None };
             let mut names = None;
-            for j in 0..=cuts.len() {
-                if parser.position() >= words.len() {
+            loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                if k >= count {
                     break;
                 }
-                let end = end_of(j);
-                if j % 2 == 0 {
-                    if parser.skip_to(end).is_err() {
-                        return None;
-                    }
-                    continue;
+                let (start, end) = bounds(cuts, k);
+                // Skipping needs no names: done while the first thread
+                // computes them.
+                if parser.skip_to(start).is_err() {
+                    return None;
                 }
                 let names = match names {
                     Some(names) => names,
@@ -135,25 +176,20 @@ pub(super) fn run<'a>(
                     }
                     None => *names.insert(raw),
                 };
-                // The listing is 2–3 times the chunk's size in bytes (2.3×
-                // with --raw-id, 2.9× with names on the bench's modules):
-                // room for 4 times is not touched until written, and the
-                // text is never copied to a larger buffer as it grows.
-                let size = end.min(words.len()).saturating_sub(parser.position()) * 4 * 4;
-                let mut p = Printer::new(options, names, Vec::with_capacity(size), None);
-                let failed = loop {
-                    if parser.position() >= end {
-                        break None;
-                    }
-                    match parser.next() {
-                        None => break None,
-                        Some(Err(e)) => break Some(e),
-                        Some(Ok(inst)) => p.instruction(&inst, None),
-                    }
-                };
+                let mut buffer = written.try_recv().unwrap_or_else(|_| {
+                    // The listing is 2–3 times the chunk's size in bytes
+                    // (2.3× with --raw-id, 2.9× with names on the bench's
+                    // modules): room for 4 times is not touched until
+                    // written, and the text is never copied to a larger
+                    // buffer as it grows.
+                    Vec::with_capacity(end.min(words.len()).saturating_sub(start) * 4 * 4)
+                });
+                buffer.clear();
+                let mut p = Printer::new(options, names, buffer, None);
+                let Ok(failed) = print_chunk(&mut parser, &mut p, end, false) else { return None };
                 let stop = failed.is_some();
                 // The first thread is gone (a failed write): stop.
-                if send_chunk.send((p.out, failed)).is_err() || stop {
+                if send_chunk.send((k, p.out, failed)).is_err() || stop {
                     return None;
                 }
             }
@@ -171,7 +207,8 @@ pub(super) fn run<'a>(
         if options.header {
             p.header(header);
         }
-        let result = print_even_chunks(&mut p, words, parser_options, cuts, &chunks, second);
+        let chunks = Chunks { count, next, cuts, received: &chunks, give_back: &give_back, written: 0 };
+        let result = print_chunks(&mut p, words, parser_options, chunks, second);
         if let Err(DisError::Io(e)) = result {
             return Err(DisError::Io(e));
         }
@@ -183,67 +220,122 @@ pub(super) fn run<'a>(
     })
 }
 
-/// This thread's part: prints the even chunks and writes the second
-/// thread's odd ones in between.
-fn print_even_chunks(
+/// The second thread, until joined.
+type Second<'s> = Option<std::thread::ScopedJoinHandle<'s, Option<Listed>>>;
+
+/// This thread's side of the chunks: which to take next, and the second
+/// thread's to write in order.
+struct Chunks<'s> {
+    count: usize,
+    next: &'s AtomicUsize,
+    cuts: &'s [usize],
+    received: &'s mpsc::Receiver<Chunk>,
+    give_back: &'s mpsc::SyncSender<Vec<u8>>,
+    /// How many chunks are written.
+    written: usize,
+}
+
+impl Chunks<'_> {
+    /// Writes the second thread's chunks up to chunk `k` (excluded), in
+    /// order, as they come; the first one's parse error.
+    fn write_theirs_before(
+        &mut self,
+        p: &mut Printer<'_, '_>,
+        k: usize,
+        second: &mut Second<'_>,
+    ) -> Result<(), DisError> {
+        while self.written < k {
+            let Ok((i, text, failed)) = self.received.recv() else {
+                // The second thread ended without a chunk it took: it
+                // panicked (its skipping fails only after this thread's
+                // printing failed, which ends the listing first).
+                match second.take().map(|s| s.join()) {
+                    Some(Err(panic)) => std::panic::resume_unwind(panic),
+                    _ => unreachable!("the second thread stopped where this one did not"),
+                }
+            };
+            debug_assert_eq!(i, self.written, "the second thread's chunks come in order");
+            write_text(p, &text)?;
+            let _ = self.give_back.try_send(text);
+            if let Some(e) = failed {
+                return Err(e.into());
+            }
+            self.written += 1;
+        }
+        Ok(())
+    }
+}
+
+/// Appends `text` to what `p` has printed, through its sink if it has one.
+fn write_text(p: &mut Printer<'_, '_>, text: &[u8]) -> Result<(), DisError> {
+    match p.sink.as_mut() {
+        Some(_) => {
+            p.flush()?;
+            p.sink.as_mut().map_or(Ok(()), |sink| sink.write_all(text))?;
+        }
+        None => p.out.extend_from_slice(text),
+    }
+    Ok(())
+}
+
+/// This thread's part: prints chunk 0 and the chunks it takes after it,
+/// and writes every chunk in order.
+fn print_chunks(
     p: &mut Printer<'_, '_>,
     words: &[u32],
     parser_options: ParserOptions,
-    cuts: &[usize],
-    chunks: &mpsc::Receiver<Chunk>,
+    mut chunks: Chunks<'_>,
     second: std::thread::ScopedJoinHandle<'_, Option<Listed>>,
 ) -> Result<Listed, DisError> {
+    let mut second = Some(second);
     let mut parser = InstructionParser::new(words, parser_options)?;
-    for j in 0..=cuts.len() {
-        if parser.position() >= words.len() {
+    // This thread's text of a chunk it printed before those of the second
+    // thread ahead of it were written.
+    let mut mine = Vec::new();
+    let mut k = 0;
+    while k < chunks.count {
+        let (start, end) = bounds(chunks.cuts, k);
+        // Fails only where the second thread's chunk does (it reports it).
+        if parser.skip_to(start).is_err() {
             break;
         }
-        let end = cuts.get(j).copied().unwrap_or(usize::MAX);
-        if j % 2 == 0 {
-            while parser.position() < end {
-                match parser.next() {
-                    None => break,
-                    Some(Err(e)) => return Err(e.into()),
-                    Some(Ok(inst)) => p.instruction(&inst, None),
-                }
-                p.flush_if_large()?;
+        if chunks.written == k {
+            if let Some(e) = print_chunk(&mut parser, p, end, true)? {
+                return Err(e.into());
             }
-            continue;
-        }
-        // The second thread reports what is wrong in its chunk (its own
-        // reading of a declaration failing here means that thread failed at
-        // the same instruction). After the last chunk nothing is read, so
-        // there is nothing to skip to.
-        let last = j == cuts.len();
-        let skipped = if last { Ok(()) } else { parser.skip_to(end) };
-        let Ok((text, failed)) = chunks.recv() else {
-            // The second thread ended without this chunk: it panicked.
-            match second.join() {
-                Err(panic) => std::panic::resume_unwind(panic),
-                Ok(_) => unreachable!("the second thread stopped where this one did not"),
+        } else {
+            #[cfg(test)]
+            tests::AHEAD.fetch_add(1, Ordering::Relaxed);
+            let mut q = Printer::new(p.opts, p.names, std::mem::take(&mut mine), None);
+            let failed = print_chunk(&mut parser, &mut q, end, false)?;
+            mine = q.out;
+            chunks.write_theirs_before(p, k, &mut second)?;
+            write_text(p, &mine)?;
+            mine.clear();
+            if let Some(e) = failed {
+                return Err(e.into());
             }
-        };
-        match p.sink.as_mut() {
-            Some(_) => {
-                p.flush()?;
-                p.sink.as_mut().map_or(Ok(()), |sink| sink.write_all(&text))?;
-            }
-            None => p.out.extend_from_slice(&text),
         }
-        if let Some(e) = failed.or(skipped.err()) {
-            return Err(e.into());
-        }
+        chunks.written += 1;
+        k = chunks.next.fetch_add(1, Ordering::Relaxed);
     }
+    let count = chunks.count;
+    chunks.write_theirs_before(p, count, &mut second)?;
     let mine = Listed::noticed(&parser);
-    match second.join() {
-        Err(panic) => std::panic::resume_unwind(panic),
-        Ok(theirs) => Ok(mine.merged(theirs)),
+    match second.map(|s| s.join()) {
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        Some(Ok(theirs)) => Ok(mine.merged(theirs)),
+        None => Ok(mine),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Chunks this thread printed ahead of the second thread's before
+    /// them (into a buffer).
+    pub(super) static AHEAD: AtomicUsize = AtomicUsize::new(0);
 
     /// A sink that takes `room` bytes, then fails.
     struct Sink {
@@ -358,5 +450,7 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} listings compared");
+        // Both ways this thread prints: streaming, and ahead of the other.
+        assert!(AHEAD.load(Ordering::Relaxed) > 100, "{} chunks printed ahead", AHEAD.load(Ordering::Relaxed));
     }
 }
