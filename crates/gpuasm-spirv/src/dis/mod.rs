@@ -461,24 +461,7 @@ impl<'a, 'n> Printer<'a, 'n> {
         // The line is built in place at the end of the output buffer.
         let mut line = std::mem::take(&mut self.out);
         let line_start = line.len();
-        if inst.result_id != 0 {
-            if color {
-                line.extend_from_slice(BLUE);
-            }
-            if self.indent > 0 {
-                // `std::setw(indent - 3 - len)` applied to the "%" that follows.
-                let width = (self.indent - 3).saturating_sub(self.names.len(inst.result_id));
-                push_spaces(&mut line, width.saturating_sub(1));
-            }
-            line.push(b'%');
-            self.names.write(&mut line, inst.result_id);
-            if color {
-                line.extend_from_slice(RESET);
-            }
-            line.extend_from_slice(b" = ");
-        } else {
-            push_spaces(&mut line, self.indent);
-        }
+        line_start_text(&mut line, inst.result_id, self.names, self.indent, color);
         if let (true, Some(level)) = (self.opts.nested_indent, block_level) {
             let body = if inst.opcode != op::OpLabel { BLOCK_BODY_INDENT_OFFSET } else { 0 };
             line.resize(line.len() + level as usize * BLOCK_NEST_INDENT + body, b' ');
@@ -547,24 +530,7 @@ impl<'a, 'n> Printer<'a, 'n> {
     fn plain_instruction(&mut self, inst: &Instruction<'_>) {
         let (color, names, indent) = (self.opts.color, self.names, self.indent);
         let line = &mut self.out;
-        if inst.result_id != 0 {
-            if color {
-                line.extend_from_slice(BLUE);
-            }
-            if indent > 0 {
-                // `std::setw(indent - 3 - len)` applied to the "%" that follows.
-                let width = (indent - 3).saturating_sub(names.len(inst.result_id));
-                push_spaces(line, width.saturating_sub(1));
-            }
-            line.push(b'%');
-            names.write(line, inst.result_id);
-            if color {
-                line.extend_from_slice(RESET);
-            }
-            line.extend_from_slice(b" = ");
-        } else {
-            push_spaces(line, indent);
-        }
+        line_start_text(line, inst.result_id, names, indent, color);
         number::push_bytes(line, inst.info.name.as_bytes());
         for (i, o) in inst.operands.iter().enumerate() {
             if o.kind.info().category == Category::Id {
@@ -631,6 +597,29 @@ impl<'a, 'n> Printer<'a, 'n> {
     fn operand(&self, out: &mut Vec<u8>, inst: &Instruction<'_>, i: usize) {
         write_operand(self.opts.color, self.names, out, inst, i)
     }
+}
+
+/// What a line starts with: `%<result> = ` right-aligned so that the
+/// opcode starts at `indent`, or the indentation alone.
+#[inline(always)]
+fn line_start_text(line: &mut Vec<u8>, result_id: u32, names: &IdNames, indent: usize, color: bool) {
+    if result_id == 0 {
+        return push_spaces(line, indent);
+    }
+    if color {
+        line.extend_from_slice(BLUE);
+    }
+    if indent > 0 {
+        // `std::setw(indent - 3 - len)` applied to the "%" that follows.
+        let width = (indent - 3).saturating_sub(names.len(result_id));
+        push_spaces(line, width.saturating_sub(1));
+    }
+    line.push(b'%');
+    names.write(line, result_id);
+    if color {
+        line.extend_from_slice(RESET);
+    }
+    line.extend_from_slice(b" = ");
 }
 
 /// Appends operand `i` of `inst`.
