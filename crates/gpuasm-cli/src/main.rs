@@ -76,6 +76,10 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::from(e.use_stderr()));
         }
     };
+    if matches!(cli.command, Command::As(_) | Command::Dis(_) | Command::Val(_)) {
+        // Short runs whose threads Linux would otherwise start on one CPU.
+        gpuasm_spirv::placement::enable();
+    }
     let result = match cli.command {
         Command::As(args) => asm::run(args),
         Command::Cfg(args) => cfg::run(args),

@@ -34,6 +34,7 @@ pub mod link;
 pub mod module;
 mod name_map;
 mod number;
+pub mod placement;
 pub mod reflect;
 pub mod target_env;
 pub mod text;

@@ -54,6 +54,7 @@
 use super::{DisError, DisOptions, Listed, Printer};
 use crate::binary::{BinaryError, Header, InstructionParser, ParserOptions};
 use crate::module::names::IdNames;
+use crate::placement::Placement;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -145,14 +146,18 @@ pub(super) fn run<'a>(
     let count = cuts.len() + 1;
     // Chunk 0 is this thread's; the next one to take.
     let next = AtomicUsize::new(1);
+    // Each thread on a CPU of its own (see `placement`).
+    let placement = Placement::new();
+    let _pinned = placement.pin(0);
     std::thread::scope(|s| {
         let (names_ready, wait_for_names) = mpsc::sync_channel::<()>(1);
         // One chunk waiting here, one being printed, and this thread's own
         // in a buffer: the memory bound.
         let (send_chunk, chunks) = mpsc::sync_channel::<Chunk>(1);
         let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(1);
-        let (raw, friendly, next) = (&raw, &friendly, &next);
+        let (raw, friendly, next, placement) = (&raw, &friendly, &next, &placement);
         let second = s.spawn(move || {
+            let _pinned = placement.pin(1);
             let Ok(mut parser) = InstructionParser::new(words, parser_options) else { return None };
             let mut names = None;
             loop {

@@ -17,6 +17,7 @@
 //! that pass's result, as a sequential run would not have reached it.
 
 use super::{Report, ValidationError};
+use crate::placement::Placement;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex, OnceLock};
@@ -66,9 +67,16 @@ pub(crate) fn run<'m, 'w>(
         return run_in_order(new_report, structural, independent, every);
     }
     let board = Board::new(threads);
+    // Each thread on a CPU of its own (see `placement`).
+    let placement = Placement::new();
+    let _pinned = placement.pin(0);
     std::thread::scope(|s| {
-        for _ in 1..threads {
-            s.spawn(|| board.work(new_report, structural, independent, long_first, every));
+        for k in 1..threads {
+            let (board, placement) = (&board, &placement);
+            s.spawn(move || {
+                let _pinned = placement.pin(k);
+                board.work(new_report, structural, independent, long_first, every)
+            });
         }
         board.work(new_report, structural, independent, long_first, every)
     })
@@ -98,11 +106,15 @@ pub(crate) fn with_helpers<M: Send + Sync, R>(
     let board = Board::new(threads);
     // `None` if reading panicked: helpers must not wait for ever.
     let module: OnceLock<Option<M>> = OnceLock::new();
+    let placement = Placement::new();
+    let _pinned = placement.pin(0);
     std::thread::scope(|s| {
-        for _ in 1..threads {
-            s.spawn(|| {
+        for k in 1..threads {
+            let (module, board, each, placement) = (&module, &board, &each, &placement);
+            s.spawn(move || {
+                let _pinned = placement.pin(k);
                 if let Some(m) = module.wait() {
-                    each(m, &board);
+                    each(m, board);
                 }
             });
         }

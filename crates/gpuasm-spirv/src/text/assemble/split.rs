@@ -43,6 +43,7 @@ use super::ids::{ones, Frozen, IdMap, Ids, LocalIds, Numbers, MAX_SPLIT_TEXT};
 use super::known_types::{Added, Additions, KnownTypes};
 use super::{AsmOptions, Assembler, Import};
 use crate::binary::encode::{Encoder, Sink};
+use crate::placement::Placement;
 use crate::text::lex::scan::{instruction_prefix, is_word_end, line_start, next_line, skip_blanks};
 use crate::text::lex::{Cursor, Position};
 use rustc_hash::FxHashMap;
@@ -348,14 +349,18 @@ impl<'t> Assembler<'t, '_> {
         // for the buffers it makes ready.
         let segments = src.len() - starts[0];
         let share = segments / (plan.workers + usize::from(plan.main_reads));
-        let (claims, bounds) = (&claims, &bounds);
+        // Each thread on a CPU of its own (see `placement`).
+        let placement = Placement::new();
+        let _pinned = placement.pin(0);
+        let (claims, bounds, placement) = (&claims, &bounds, &placement);
         std::thread::scope(|scope| {
             // Workers start at once, to make their output buffers ready while
             // this thread reads up to the fork; then they wait for its state.
-            let forks: Vec<_> = (0..plan.workers)
-                .map(|_| {
+            let forks: Vec<_> = (1..=plan.workers)
+                .map(|k| {
                     let (send, receive) = std::sync::mpsc::channel::<Option<Arc<Fork>>>();
                     scope.spawn(move || {
+                        let _pinned = placement.pin(k);
                         let _guard = ReleaseOnPanic(claims);
                         let mut ready = if spill { Vec::new() } else { ready_buffers(share, segments / count) };
                         let Ok(Some(fork)) = receive.recv() else { return };
