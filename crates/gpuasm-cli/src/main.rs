@@ -76,7 +76,9 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::from(e.use_stderr()));
         }
     };
-    if matches!(cli.command, Command::As(_) | Command::Dis(_) | Command::Val(_)) {
+    if matches!(cli.command, Command::As(_) | Command::Dis(_) | Command::Val(_))
+        && std::env::var_os("GPUASM_NO_PIN").is_none()
+    {
         // Short runs whose threads Linux would otherwise start on one CPU.
         gpuasm_spirv::placement::enable();
     }
