@@ -86,14 +86,16 @@ pub(super) fn applies(words: &[u32], options: &DisOptions) -> bool {
 /// a little before the middle: the first thread also starts the process
 /// and opens the output, while the second skips the first chunk
 /// ([`InstructionParser::skip_to`]). With friendly names, which the first
-/// thread computes while the second waits, the two parts are even within
-/// 5% at 47% on the 1 MB modules by instruction counts (callgrind, one
-/// thread each); with `--raw-id` at 49%.
+/// thread computes while the second waits, it is cut at 42%: by
+/// callgrind's count of each thread's instructions, 43.7M/35.7M on the
+/// 1 MB module (whose names pass is three times the SSA one's) and
+/// 30.8M/30.6M on the 1 MB SSA one, against 46.6M/33.3M and 33.2M/28.6M
+/// at 47%; with `--raw-id` the parts are even at 49%.
 pub(super) fn cuts(len: usize, friendly_names: bool) -> Vec<usize> {
     if len >= CHUNKED_FROM {
         (1..len.div_ceil(CHUNK)).map(|k| k * CHUNK).collect()
     } else if friendly_names {
-        vec![len / 100 * 47]
+        vec![len / 100 * 42]
     } else {
         vec![len / 100 * 49]
     }

@@ -91,7 +91,14 @@ impl IdNames {
             return b.names;
         };
         let mut scanned = !early;
-        while let Some(Ok(inst)) = parser.next() {
+        loop {
+            // The usual `OpName`, read without the general path: as
+            // `visit` takes it.
+            if let Some((id, name)) = parser.next_name() {
+                b.save(id, name);
+                continue;
+            }
+            let Some(Ok(inst)) = parser.next() else { break };
             // Function bodies usually name nothing: their results keep
             // their numbers. Once that is sure, the pass stops (it was a
             // fifth of spirv-dis-style printing, before the first line).
