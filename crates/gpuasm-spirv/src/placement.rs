@@ -46,19 +46,29 @@ impl Placement {
         Placement { cpus: if on { sys::cpus() } else { Vec::new() } }
     }
 
-    /// Pins the calling thread, the `k`th of the section (the starting
-    /// thread is 0), to a CPU of its own (shared once there are more
-    /// threads than CPUs) until the returned guard drops.
-    pub(crate) fn pin(&self, k: usize) -> Pinned {
+    /// Pins the thread that starts the section to the CPU it runs on, until
+    /// the returned guard drops. Called once it has started the others,
+    /// which would otherwise start with its one CPU (and move off it, a
+    /// wait of up to half a millisecond).
+    pub(crate) fn pin_here(&self) -> Pinned {
         if self.cpus.len() < 2 {
             return Pinned { before: None };
         }
-        Pinned { before: sys::pin(self.cpus[k % self.cpus.len()]) }
+        Pinned { before: sys::pin(self.cpus[0]) }
+    }
+
+    /// Pins the section's `k`th other thread (from 1) to a CPU of its own
+    /// (shared once there are more threads than CPUs) for the rest of its
+    /// life: it ends with the section, so nothing is given back.
+    pub(crate) fn pin_helper(&self, k: usize) {
+        if self.cpus.len() >= 2 {
+            sys::pin(self.cpus[k % self.cpus.len()]);
+        }
     }
 }
 
-/// The calling thread's CPU set before [`Placement::pin`], given back on
-/// drop (on the thread that pinned it).
+/// The calling thread's CPU set before [`Placement::pin_here`], given back
+/// on drop (on the thread that pinned it).
 pub(crate) struct Pinned {
     before: Option<sys::CpuSet>,
 }
@@ -144,25 +154,29 @@ mod tests {
     }
 
     #[test]
-    fn a_thread_is_pinned_to_its_cpu_and_given_its_set_back() {
+    fn threads_are_pinned_to_their_cpus_and_the_first_given_its_set_back() {
         let allowed = sorted(sys::cpus());
         enable();
         let placement = Placement::new();
         assert!(placement.cpus.is_empty() || sorted(placement.cpus.clone()) == allowed);
         std::thread::scope(|s| {
-            for k in 0..3 {
-                let placement = &placement;
-                let allowed = &allowed;
+            for k in 1..4 {
+                let (placement, allowed) = (&placement, &allowed);
                 s.spawn(move || {
-                    let pinned = placement.pin(k);
+                    // Started before the first thread pins itself.
+                    assert_eq!(&sorted(sys::cpus()), allowed);
+                    placement.pin_helper(k);
                     if allowed.len() >= 2 {
                         assert_eq!(sys::cpus(), vec![placement.cpus[k % allowed.len()]]);
                     }
-                    drop(pinned);
-                    assert_eq!(&sorted(sys::cpus()), allowed);
                 });
             }
+            let pinned = placement.pin_here();
+            if allowed.len() >= 2 {
+                assert_eq!(sys::cpus(), vec![placement.cpus[0]]);
+            }
+            drop(pinned);
+            assert_eq!(sorted(sys::cpus()), allowed);
         });
-        assert_eq!(sorted(sys::cpus()), allowed);
     }
 }

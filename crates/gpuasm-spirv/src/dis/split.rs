@@ -150,7 +150,6 @@ pub(super) fn run<'a>(
     let next = AtomicUsize::new(1);
     // Each thread on a CPU of its own (see `placement`).
     let placement = Placement::new();
-    let _pinned = placement.pin(0);
     std::thread::scope(|s| {
         let (names_ready, wait_for_names) = mpsc::sync_channel::<()>(1);
         // One chunk waiting here, one being printed, and this thread's own
@@ -159,7 +158,7 @@ pub(super) fn run<'a>(
         let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(1);
         let (raw, friendly, next, placement) = (&raw, &friendly, &next, &placement);
         let second = s.spawn(move || {
-            let _pinned = placement.pin(1);
+            placement.pin_helper(1);
             let Ok(mut parser) = InstructionParser::new(words, parser_options) else { return None };
             let mut names = None;
             loop {
@@ -203,6 +202,7 @@ pub(super) fn run<'a>(
             Some(Listed::noticed(&parser))
         });
 
+        let _pinned = placement.pin_here();
         let names = if options.friendly_names {
             let names = friendly.get_or_init(|| IdNames::friendly(words, parser_options));
             let _ = names_ready.send(());

@@ -69,15 +69,15 @@ pub(crate) fn run<'m, 'w>(
     let board = Board::new(threads);
     // Each thread on a CPU of its own (see `placement`).
     let placement = Placement::new();
-    let _pinned = placement.pin(0);
     std::thread::scope(|s| {
         for k in 1..threads {
             let (board, placement) = (&board, &placement);
             s.spawn(move || {
-                let _pinned = placement.pin(k);
+                placement.pin_helper(k);
                 board.work(new_report, structural, independent, long_first, every)
             });
         }
+        let _pinned = placement.pin_here();
         board.work(new_report, structural, independent, long_first, every)
     })
 }
@@ -107,17 +107,17 @@ pub(crate) fn with_helpers<M: Send + Sync, R>(
     // `None` if reading panicked: helpers must not wait for ever.
     let module: OnceLock<Option<M>> = OnceLock::new();
     let placement = Placement::new();
-    let _pinned = placement.pin(0);
     std::thread::scope(|s| {
         for k in 1..threads {
             let (module, board, each, placement) = (&module, &board, &each, &placement);
             s.spawn(move || {
-                let _pinned = placement.pin(k);
+                placement.pin_helper(k);
                 if let Some(m) = module.wait() {
                     each(m, board);
                 }
             });
         }
+        let _pinned = placement.pin_here();
         match panic::catch_unwind(AssertUnwindSafe(read)) {
             Ok(m) => {
                 let m = module.get_or_init(|| Some(m)).as_ref().expect("just read");

@@ -351,7 +351,6 @@ impl<'t> Assembler<'t, '_> {
         let share = segments / (plan.workers + usize::from(plan.main_reads));
         // Each thread on a CPU of its own (see `placement`).
         let placement = Placement::new();
-        let _pinned = placement.pin(0);
         let (claims, bounds, placement) = (&claims, &bounds, &placement);
         std::thread::scope(|scope| {
             // Workers start at once, to make their output buffers ready while
@@ -360,7 +359,7 @@ impl<'t> Assembler<'t, '_> {
                 .map(|k| {
                     let (send, receive) = std::sync::mpsc::channel::<Option<Arc<Fork>>>();
                     scope.spawn(move || {
-                        let _pinned = placement.pin(k);
+                        placement.pin_helper(k);
                         let _guard = ReleaseOnPanic(claims);
                         let mut ready = if spill { Vec::new() } else { ready_buffers(share, segments / count) };
                         let Ok(Some(fork)) = receive.recv() else { return };
@@ -382,6 +381,7 @@ impl<'t> Assembler<'t, '_> {
                     send
                 })
                 .collect();
+            let _pinned = placement.pin_here();
             self.run_to(plan.fork);
             let fork = (!self.diags.has_errors() && self.cur.has_text()).then(|| {
                 Arc::new(Fork { base: self.ids.freeze(), known: self.known.clone(), imports: self.imports.clone() })
