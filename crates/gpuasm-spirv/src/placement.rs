@@ -8,9 +8,10 @@
 //! 2-core bench machine, `gpuasm dis` of a 1 MB module ran both its threads
 //! on one CPU while the other stayed idle, taking turns (`perf stat`: 1.0
 //! CPUs used). So, once enabled, a parallel section pins each of its
-//! threads to a CPU of its own, from those the thread may use, and gives
-//! each thread its earlier set back when its part is done ([`Pinned`]'s
-//! drop).
+//! threads to a CPU of its own, from those the starting thread may use:
+//! the threads it starts for their whole (short) life, the starting
+//! thread itself, once it has started them, until its part is done
+//! (the guard it gets gives its earlier set back when dropped).
 //!
 //! Pinning only narrows the set a thread was given (by `taskset`, a
 //! container, a cgroup), and does nothing when that set has one CPU or the

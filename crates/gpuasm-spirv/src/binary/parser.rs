@@ -425,7 +425,8 @@ impl<'w> InstructionParser<'w> {
     /// it as `next` would; `None`, having changed nothing, for anything
     /// else (`next` then reads it, and reports what is wrong). For the
     /// friendly names' pass: the names of a large module are thousands of
-    /// `OpName`s, which the general path reads a tenth as fast.
+    /// `OpName`s, on which the general path spends hundreds of
+    /// instructions each.
     #[inline]
     pub(crate) fn next_name(&mut self) -> Option<(u32, &'w [u8])> {
         let words = self.words;
