@@ -24,6 +24,7 @@
 use crate::binary::{IdMap, InstructionParser, NumberKind, ParserOptions};
 use crate::grammar::{fp_encoding, op, OperandKind};
 use crate::number;
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use rustc_hash::FxHashMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
@@ -72,18 +73,25 @@ impl IdNames {
     /// instruction as spirv-dis does (to check that stopping changes
     /// nothing).
     fn friendly_walk(words: &[u32], options: ParserOptions, early: bool) -> IdNames {
+        // Named ids reach up to the bound: the table is made that long at
+        // once (bounded by the input's length, as the bound is the input's
+        // say).
+        let bound = words.get(3).map_or(0, |&b| b as usize);
         let mut b = Builder {
             names: IdNames {
-                ranges: IdMap::with_cap(words.len() + 1),
-                arena: Vec::with_capacity(words.len() / 8),
+                ranges: IdMap::with_len(words.len() + 1, bound),
+                // 108 KB of names on the 1 MB module (354K words).
+                arena: Vec::with_capacity(words.len() / 2),
                 numbers_only: false,
             },
             // About one name per 32 words on large modules; growing the
             // table rehashes every name given out.
             used: HashTable::with_capacity(words.len() / 32),
+            next_suffix: Vec::with_capacity(words.len() / 32),
             next_numeric_suffix: FxHashMap::default(),
             scratch: Vec::new(),
             candidate: Vec::new(),
+            suggestion: Vec::new(),
             numeric: IdMap::with_cap(words.len() + 1),
             numbers_given: false,
         };
@@ -166,14 +174,13 @@ impl IdNames {
     }
 }
 
-/// An entry of [`Builder::used`]. The smallest free suffix of a base name
-/// never decreases (names are only added), so resuming at `next_suffix` is
-/// exact and avoids the quadratic rescan spirv-dis does on repeated names.
+/// An entry of [`Builder::used`]: a name given out, as a range of the
+/// arena, and its slot in [`Builder::next_suffix`].
 #[derive(Copy, Clone)]
 struct Used {
     start: u32,
     len: u32,
-    next_suffix: u32,
+    slot: u32,
 }
 
 impl Used {
@@ -186,14 +193,21 @@ impl Used {
 struct Builder {
     names: IdNames,
     /// Every name given out other than canonical numbers, as a range of
-    /// the arena (an interner that allocates nothing per name), with the
-    /// next suffix to try when it is asked for again.
+    /// the arena (an interner that allocates nothing per name).
     used: HashTable<Used>,
+    /// For each entry of `used`, the next suffix to try when its name is
+    /// asked for again. The smallest free suffix of a base name never
+    /// decreases (names are only added), so resuming there is exact and
+    /// avoids the quadratic rescan spirv-dis does on repeated names. Kept
+    /// apart so that it is updated without a second look-up.
+    next_suffix: Vec<u32>,
     /// The next suffix to try for base names that are canonical numbers
     /// (those are not in `used`).
     next_numeric_suffix: FxHashMap<Vec<u8>, u32>,
     scratch: Vec<u8>,
     candidate: Vec<u8>,
+    /// The name [`Builder::visit`] makes for a type or constant.
+    suggestion: Vec<u8>,
     /// Names that are canonical decimal numbers, kept by value: the default
     /// name of most ids is its own number, and only such names can clash
     /// with it.
@@ -362,7 +376,10 @@ impl Builder {
             op::OpConstantTrue => self.save(result, b"true"),
             op::OpConstantFalse => self.save(result, b"false"),
             op::OpConstant if inst.operands.len() >= 3 => {
-                let mut s = Vec::new();
+                // The most frequent name made here: built in a buffer kept
+                // from one to the next.
+                let mut s = std::mem::take(&mut self.suggestion);
+                s.clear();
                 self.names.write(&mut s, inst.result_type);
                 s.push(b'_');
                 let o = inst.operands[2];
@@ -376,6 +393,7 @@ impl Builder {
                     }
                 }
                 self.save(result, &s);
+                self.suggestion = s;
             }
             _ => {
                 if result != 0 && !self.names.ranges.contains(result) {
@@ -414,21 +432,11 @@ impl Builder {
                 self.next_numeric_suffix.insert(base.clone(), next);
             }
         } else {
-            // One hash of the base: its entry, if it was given out, holds
-            // where its suffixes resume.
-            let hash = hash_name(&base);
-            let arena = &self.names.arena;
-            let same = |u: &Used| u.text(arena) == base.as_slice();
-            match self.used.find(hash, same).map(|u| u.next_suffix) {
-                None => self.insert_used(id, &base, hash),
-                Some(from) => {
-                    let next = self.claim_suffixed(id, &base, from);
-                    let arena = &self.names.arena;
-                    let same = |u: &Used| u.text(arena) == base.as_slice();
-                    if let Some(u) = self.used.find_mut(hash, same) {
-                        u.next_suffix = next;
-                    }
-                }
+            // One look-up of the base: given out already, its slot holds
+            // where its suffixes resume; else it is taken.
+            if let Err(slot) = self.claim_hashed(id, &base, hash_name(&base)) {
+                let from = self.next_suffix[slot as usize];
+                self.next_suffix[slot as usize] = self.claim_suffixed(id, &base, from);
             }
         }
         self.scratch = base;
@@ -453,15 +461,24 @@ impl Builder {
         i
     }
 
-    /// Adds `name`, which is not a canonical number and not given out, as
-    /// the name of `id`.
-    fn insert_used(&mut self, id: u32, name: &[u8], hash: u64) {
-        let range = (self.names.arena.len() as u32, name.len() as u32);
-        self.names.arena.extend_from_slice(name);
+    /// Gives `name` (not a canonical number; `hash` is its hash) to `id`
+    /// unless another id has it; then the slot of its entry. One probe of
+    /// the table either way.
+    fn claim_hashed(&mut self, id: u32, name: &[u8], hash: u64) -> Result<(), u32> {
         let arena = &self.names.arena;
-        let entry = Used { start: range.0, len: range.1, next_suffix: 0 };
-        self.used.insert_unique(hash, entry, |u| hash_name(u.text(arena)));
-        self.names.ranges.insert(id, range);
+        let entry = self.used.entry(hash, |u| u.text(arena) == name, |u| hash_name(u.text(arena)));
+        match entry {
+            Entry::Occupied(taken) => Err(taken.get().slot),
+            Entry::Vacant(free) => {
+                let range = (self.names.arena.len() as u32, name.len() as u32);
+                let slot = self.next_suffix.len() as u32;
+                free.insert(Used { start: range.0, len: range.1, slot });
+                self.next_suffix.push(0);
+                self.names.arena.extend_from_slice(name);
+                self.names.ranges.insert(id, range);
+                Ok(())
+            }
+        }
     }
 
     /// Gives `name` to `id` if no other id has it.
@@ -481,13 +498,7 @@ impl Builder {
             self.names.ranges.insert(id, range);
             return true;
         }
-        let hash = hash_name(name);
-        let arena = &self.names.arena;
-        if self.used.find(hash, |u| u.text(arena) == name).is_some() {
-            return false;
-        }
-        self.insert_used(id, name, hash);
-        true
+        self.claim_hashed(id, name, hash_name(name)).is_ok()
     }
 }
 
