@@ -1,10 +1,11 @@
 //! The process's allocator: the system's, which a subcommand may tune for
-//! large tables read from several threads ([`use_huge_pages`]).
+//! large tables read from several threads ([`use_huge_pages`]), or for
+//! large blocks freed and allocated again ([`reuse_freed_blocks`]).
 //!
 //! On Linux with glibc, that tuning keeps freed blocks in the heap for the
 //! next pass's tables, lets every thread allocate from that one heap, and
-//! asks for transparent huge pages on it: one page fault per 2 MiB instead
-//! of 512. Page faults were a sixth of `gpuasm val`'s time on a 1 MB module,
+//! (the first) asks for transparent huge pages on it: one page fault per
+//! 2 MiB instead of 512. Page faults were a sixth of `gpuasm val`'s time on a 1 MB module,
 //! and what its threads contend on; the README's design section has the
 //! measurements. (glibc's `glibc.malloc.hugetlb=1` tunable does the same,
 //! but only from the environment.) Elsewhere this is the system allocator
@@ -48,19 +49,27 @@ mod heap {
         }
     }
 
-    pub fn use_huge_pages() {
-        // SAFETY: mallopt sets allocator parameters; sbrk(0) reads the end
-        // of the heap. Called before any other thread starts.
+    pub fn reuse_freed_blocks() {
+        // SAFETY: mallopt sets allocator parameters. Called before any
+        // other thread starts.
         unsafe {
             // glibc would give each block over 128 KiB (a threshold it
             // raises as blocks are freed) a mapping of its own, faulted in
             // page by page and unmapped on free.
             libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
             libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+            // Threads' own arenas are separate mappings, whose freed blocks
+            // the other threads do not reuse (and the advice below misses).
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+    }
+
+    pub fn use_huge_pages() {
+        reuse_freed_blocks();
+        // SAFETY: as above; sbrk(0) reads the end of the heap.
+        unsafe {
             // Grow the heap in large steps, each advised once.
             libc::mallopt(libc::M_TOP_PAD, 64 << 20);
-            // Threads' own arenas are separate mappings the advice misses.
-            libc::mallopt(libc::M_ARENA_MAX, 1);
             ADVISED_TO.store(libc::sbrk(0) as usize, Ordering::Relaxed);
         }
     }
@@ -69,6 +78,7 @@ mod heap {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod heap {
     pub fn advise_growth() {}
+    pub fn reuse_freed_blocks() {}
     pub fn use_huge_pages() {}
 }
 
@@ -113,10 +123,23 @@ unsafe impl GlobalAlloc for Allocator {
 }
 
 /// Tunes the allocator for a few large tables (one entry per instruction
-/// or id) read from several threads. The cost is memory: a huge page is
-/// cleared whole however little of it is used, which is why `gpuasm as`,
-/// whose tables are sparse, does not ask for it (it took 3.4× the memory and
-/// ran 6% slower). Call once, before any other thread starts.
+/// or id) read from several threads: [`reuse_freed_blocks`], and huge pages.
+/// The cost is memory: a huge page is cleared whole however little of it is
+/// used, which is why `gpuasm as`, whose tables are sparse, does not ask for
+/// it (it took 3.4× the memory and ran 6% slower). Call once, before any
+/// other thread starts.
 pub fn use_huge_pages() {
     heap::use_huge_pages();
+}
+
+/// Tunes the allocator so that blocks of any size freed by one thread are
+/// reused by every thread, rather than each large block getting fresh
+/// memory of its own (a page fault per 4 KiB, which on the bench's virtual
+/// machine costs about as much as writing the page to a file), without
+/// huge pages. `gpuasm as`: 3.5% faster on the 1 MB module and the 5 MB
+/// one, the same memory (`scripts/bench-vs-spirv-tools`, and 61 alternating
+/// runs with glibc's equivalent tunables). Call once, before any other
+/// thread starts.
+pub fn reuse_freed_blocks() {
+    heap::reuse_freed_blocks();
 }

@@ -59,6 +59,7 @@ fn parse_u32(s: &str) -> Result<u32, String> {
 
 pub fn run(args: AsArgs) -> Result<ExitCode> {
     report::set_format(args.error_format);
+    crate::alloc::reuse_freed_blocks();
     let target_env = args.target_env.as_deref().map(str::parse::<TargetEnv>).transpose()?;
     let (bytes, name) = read_input(args.input.as_deref())?;
     // Bytes that are not UTF-8 get stand-ins the assembler turns back into
