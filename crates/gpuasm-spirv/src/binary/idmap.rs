@@ -18,13 +18,6 @@ impl<T: Copy> IdMap<T> {
         IdMap { dense: Vec::new(), cap, sparse: FxHashMap::default() }
     }
 
-    /// [`IdMap::with_cap`] with the dense part made for ids below `len`
-    /// (at most `cap`) at once: a map that will fill up to the module's
-    /// bound is not grown and copied a doubling at a time.
-    pub fn with_len(cap: usize, len: usize) -> Self {
-        IdMap { dense: vec![None; len.min(cap)], cap, sparse: FxHashMap::default() }
-    }
-
     /// The value stored for `id`, if any.
     #[inline]
     pub fn get(&self, id: u32) -> Option<T> {
