@@ -2,12 +2,12 @@
 //! large tables read from several threads ([`use_huge_pages`]), or for
 //! large blocks freed and allocated again ([`reuse_freed_blocks`]).
 //!
-//! On Linux with glibc, that tuning keeps freed blocks in the heap for the
-//! next pass's tables, lets every thread allocate from that one heap, and
-//! (the first) asks for transparent huge pages on it: one page fault per
-//! 2 MiB instead of 512. Page faults were a sixth of `gpuasm val`'s time on a 1 MB module,
-//! and what its threads contend on; the README's design section has the
-//! measurements. (glibc's `glibc.malloc.hugetlb=1` tunable does the same,
+//! On Linux with glibc, both keep freed blocks in the heap for the next
+//! pass's tables and let every thread allocate from that one heap; the
+//! first also asks for transparent huge pages on it: one page fault per
+//! 2 MiB instead of 512. Page faults were a sixth of `gpuasm val`'s time on
+//! a 1 MB module, and what its threads contend on; the README's design
+//! section has the measurements. (glibc's `glibc.malloc.hugetlb=1` tunable does the same,
 //! but only from the environment.) Elsewhere this is the system allocator
 //! unchanged.
 
