@@ -87,10 +87,13 @@ pub(super) fn applies(words: &[u32], options: &DisOptions) -> bool {
 /// and opens the output, while the second skips the first chunk
 /// ([`InstructionParser::skip_to`]). With friendly names, which the first
 /// thread computes while the second waits, it is cut at 42%: by
-/// callgrind's count of each thread's instructions, 43.7M/35.7M on the
-/// 1 MB module (whose names pass is three times the SSA one's) and
-/// 30.8M/30.6M on the 1 MB SSA one, against 46.6M/33.3M and 33.2M/28.6M
-/// at 47%; with `--raw-id` the parts are even at 49%.
+/// callgrind's count of each thread's instructions when it was chosen,
+/// 43.7M/35.7M on the 1 MB module (whose names pass is twice the SSA
+/// one's) and 30.8M/30.6M on the 1 MB SSA one, against 46.6M/33.3M and
+/// 33.2M/28.6M at 47%. The second thread also takes the page faults of
+/// its buffer, the first writes the file: since the names pass got
+/// cheaper, cuts from 36% to 46% time the same within noise. With
+/// `--raw-id` the parts are even at 49%.
 pub(super) fn cuts(len: usize, friendly_names: bool) -> Vec<usize> {
     if len >= CHUNKED_FROM {
         (1..len.div_ceil(CHUNK)).map(|k| k * CHUNK).collect()

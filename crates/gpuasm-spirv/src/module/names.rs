@@ -137,6 +137,14 @@ impl IdNames {
         }
     }
 
+    /// Makes `name` the name of `id`; where it lies in the arena.
+    fn give(&mut self, id: u32, name: &[u8]) -> (u32, u32) {
+        let range = (self.arena.len() as u32, name.len() as u32);
+        self.arena.extend_from_slice(name);
+        self.ranges.insert(id, range);
+        range
+    }
+
     /// Appends the name of `id` (without `%`).
     #[inline(always)]
     pub(crate) fn write(&self, out: &mut Vec<u8>, id: u32) {
@@ -469,12 +477,10 @@ impl Builder {
         match entry {
             Entry::Occupied(taken) => Err(taken.get().slot),
             Entry::Vacant(free) => {
-                let range = (self.names.arena.len() as u32, name.len() as u32);
+                let (start, len) = self.names.give(id, name);
                 let slot = self.next_suffix.len() as u32;
-                free.insert(Used { start: range.0, len: range.1, slot });
+                free.insert(Used { start, len, slot });
                 self.next_suffix.push(0);
-                self.names.arena.extend_from_slice(name);
-                self.names.ranges.insert(id, range);
                 Ok(())
             }
         }
@@ -492,9 +498,7 @@ impl Builder {
                 self.names.ranges.insert(id, OWN_NUMBER);
                 return true;
             }
-            let range = (self.names.arena.len() as u32, name.len() as u32);
-            self.names.arena.extend_from_slice(name);
-            self.names.ranges.insert(id, range);
+            self.names.give(id, name);
             return true;
         }
         self.claim_hashed(id, name, hash_name(name)).is_ok()
