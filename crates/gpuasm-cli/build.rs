@@ -9,9 +9,9 @@
 //!   pages. Linking with `-no-pie` took `gpuasm --version` from 2.2 to
 //!   1.8 ms and 0.7 MB less memory.
 //! - Loading libc, libm, libgcc_s and the loader itself (mapping them,
-//!   their relocations and their pages) took another 0.6 ms of the
-//!   remaining 1.5 ms, and 0.8 MB of memory on a 1 MB module; see the
-//!   README's speed section.
+//!   resolving their symbols, their pages) took another 0.5 ms of the
+//!   remaining 1.7 ms, and 1.2 MB of memory; see the README's speed
+//!   section.
 //!
 //! Rust links statically with `-C target-feature=+crt-static`, but only as
 //! a flag for every crate of the build, which proc-macro crates refuse
