@@ -7,9 +7,9 @@
 //! first also asks for transparent huge pages on it: one page fault per
 //! 2 MiB instead of 512. Page faults were a sixth of `gpuasm val`'s time on
 //! a 1 MB module, and what its threads contend on; the README's design
-//! section has the measurements. (glibc's `glibc.malloc.hugetlb=1` tunable does the same,
-//! but only from the environment.) Elsewhere this is the system allocator
-//! unchanged.
+//! section has the measurements. (glibc's `glibc.malloc.hugetlb=1` tunable
+//! does the same, but only from the environment.) Elsewhere this is the
+//! system allocator unchanged.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 
