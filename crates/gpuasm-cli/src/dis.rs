@@ -130,7 +130,7 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
                     Ok(true)
                 }
                 Err(DisError::Io(e)) => Err(e),
-                Err(e @ DisError::Binary(_)) => {
+                Err(e @ (DisError::Binary(_) | DisError::NamesTooLarge { .. })) => {
                     outcome = Some(e);
                     Ok(false)
                 }
@@ -174,6 +174,10 @@ pub fn run(args: DisArgs) -> Result<ExitCode> {
         }
         Err(DisError::Binary(e)) => {
             report::plain(Severity::Error, &name, "Binary", &e.to_string(), Some(e.word_offset()));
+            Ok(ExitCode::from(1))
+        }
+        Err(e @ DisError::NamesTooLarge { .. }) => {
+            report::plain(Severity::Error, &name, "NamesTooLarge", &e.to_string(), None);
             Ok(ExitCode::from(1))
         }
         Err(DisError::Io(e)) if output.is_stdout() => {

@@ -316,3 +316,35 @@ fn unnamed_opaque_type_is_opaque_underscore_underscore() {
     let text = disassemble(&words, &DisOptions::default().header(false)).unwrap();
     assert_eq!(text, "   %Opaque__ = OpTypeOpaque \"\"\n");
 }
+
+/// Types nested 9,000 deep: the names would take about 500 MB (each spells
+/// out the one inside it), past the default limit; here past 10 MB, which
+/// they pass at depth 1,300 (a smaller limit keeps the test fast where it
+/// is built unoptimised). The disassembler says so before writing
+/// anything, on one thread (comments on) and on two (a module of 36,000
+/// words is split); `--raw-id` is unaffected.
+#[test]
+fn names_past_the_limit_are_an_error_before_any_output() {
+    const OP_TYPE_ARRAY: u32 = 28;
+    let depth = 9_000u32;
+    let mut body = inst(OP_CAPABILITY, &[1]);
+    body.extend(inst(OP_MEMORY_MODEL, &[0, 1]));
+    body.extend(inst(OP_TYPE_INT, &[1, 32, 0]));
+    body.extend(inst(OP_CONSTANT, &[1, 2, 2]));
+    body.extend(inst(OP_TYPE_ARRAY, &[3, 1, 2]));
+    for id in 4..3 + depth {
+        body.extend(inst(OP_TYPE_ARRAY, &[id, id - 1, 2]));
+    }
+    let words = module(3 + depth, &body);
+    for comment in [true, false] {
+        let mut out = Vec::new();
+        let options = DisOptions::default().comment(comment).names_limit(Some(10 << 20));
+        match disassemble_to(&words, &options, &mut out) {
+            Err(e @ DisError::NamesTooLarge { .. }) => assert!(e.to_string().contains("--raw-id"), "{e}"),
+            other => panic!("expected NamesTooLarge, got {:?}", other.map(|_| ())),
+        }
+        assert!(out.is_empty(), "{} bytes written", out.len());
+    }
+    let raw = disassemble(&words, &DisOptions::default().friendly_names(false)).unwrap();
+    assert!(raw.ends_with(&format!("%{} = OpTypeArray %{} %2\n", 2 + depth, 1 + depth)), "{}", &raw[raw.len() - 80..]);
+}

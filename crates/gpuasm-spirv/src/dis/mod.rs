@@ -73,6 +73,10 @@ pub struct DisOptions {
     /// newer spirv-dis does with `--handle-unknown-opcodes`, instead of
     /// failing as spirv-dis 2025.5 does. See [`Listed::undecoded`].
     pub handle_unknown_opcodes: bool,
+    /// At most this many bytes of friendly names, else
+    /// [`DisError::NamesTooLarge`]; `None`: [`IdNames::limit`] of the
+    /// module (256 MiB and more).
+    pub names_limit: Option<usize>,
 }
 
 impl DisOptions {
@@ -136,6 +140,17 @@ impl DisOptions {
         self
     }
 
+    /// Sets the `names_limit` field.
+    pub fn names_limit(mut self, names_limit: Option<usize>) -> Self {
+        self.names_limit = names_limit;
+        self
+    }
+
+    /// The limit on the names of a module of `words`.
+    fn names_limit_for(&self, words: &[u32]) -> usize {
+        self.names_limit.unwrap_or_else(|| IdNames::limit(words.len()))
+    }
+
     /// Sets the `all_ext_inst_names` field.
     pub fn all_ext_inst_names(mut self, all_ext_inst_names: bool) -> Self {
         self.all_ext_inst_names = all_ext_inst_names;
@@ -157,6 +172,7 @@ impl Default for DisOptions {
             check_bound: false,
             all_ext_inst_names: false,
             handle_unknown_opcodes: false,
+            names_limit: None,
         }
     }
 }
@@ -170,6 +186,18 @@ pub enum DisError {
     /// The sink failed; the cause is the error's source.
     #[error("write failed")]
     Io(#[from] io::Error),
+    /// The friendly names would take more than `limit` bytes
+    /// ([`IdNames::limit`]); nothing was written. Types nested thousands
+    /// deep do this: each name spells out the one inside it.
+    #[error(
+        "the friendly names of this module would take more than {} MiB (a type's name spells out the types \
+         inside it, and this module nests types thousands deep); disassemble with --raw-id",
+        limit >> 20
+    )]
+    NamesTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
 }
 
 /// Disassembles a module given as host-order words into text. Literal
@@ -246,12 +274,8 @@ pub fn disassemble_to(words: &[u32], options: &DisOptions, sink: &mut dyn Write)
 /// Appends the text to `out`, which serves as the output buffer itself (no
 /// copies). On a parse error, `out` holds the text of every instruction
 /// before it.
-pub fn disassemble_into(words: &[u32], options: &DisOptions, out: &mut Vec<u8>) -> Result<(), BinaryError> {
-    match run(words, options, out, None) {
-        Ok(_) => Ok(()),
-        Err(DisError::Binary(e)) => Err(e),
-        Err(DisError::Io(_)) => unreachable!("no writer"),
-    }
+pub fn disassemble_into(words: &[u32], options: &DisOptions, out: &mut Vec<u8>) -> Result<(), DisError> {
+    run(words, options, out, None).map(|_| ())
 }
 
 fn run<'a>(
@@ -283,7 +307,11 @@ fn run_serial<'a>(
     out: &mut Vec<u8>,
     sink: Option<&'a mut dyn Write>,
 ) -> Result<Listed, DisError> {
-    let names = if options.friendly_names { IdNames::friendly(words, parser_options) } else { IdNames::raw() };
+    let limit = options.names_limit_for(words);
+    let names = if options.friendly_names { IdNames::friendly(words, parser_options, limit) } else { IdNames::raw() };
+    if !names.is_complete() {
+        return Err(DisError::NamesTooLarge { limit });
+    }
     let mut p = Printer::new(options, &names, std::mem::take(out), sink);
     if options.header {
         p.header(header);

@@ -207,7 +207,14 @@ pub(super) fn run<'a>(
 
         let _pinned = placement.pin_here();
         let names = if options.friendly_names {
-            let names = friendly.get_or_init(|| IdNames::friendly(words, parser_options));
+            let limit = options.names_limit_for(words);
+            let names = friendly.get_or_init(|| IdNames::friendly(words, parser_options, limit));
+            if !names.is_complete() {
+                // Nothing printed yet; the second thread, told nothing,
+                // stops.
+                drop(names_ready);
+                return Err(DisError::NamesTooLarge { limit });
+            }
             let _ = names_ready.send(());
             names
         } else {

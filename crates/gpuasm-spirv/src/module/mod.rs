@@ -462,7 +462,8 @@ impl<'w> Module<'w> {
         // A module read with the bound checked has no id past it, so not
         // checking it here changes nothing for it and lets a module read
         // without the check be named whole.
-        self.names.get_or_init(|| IdNames::friendly(self.words, ParserOptions::default().check_bound(false)))
+        let options = ParserOptions::default().check_bound(false);
+        self.names.get_or_init(|| IdNames::friendly(self.words, options, IdNames::limit(self.words.len())))
     }
 
     /// The friendly name of `id` (`int`, `_ptr_Function_float`, an

@@ -55,24 +55,46 @@ pub struct IdNames {
     arena: Vec<u8>,
     /// `--raw-id`: every id is its number, without a look-up.
     numbers_only: bool,
+    /// False if the names outgrew [`IdNames::limit`] and the pass stopped:
+    /// ids from there on keep their numbers, unlike in spirv-dis.
+    complete: bool,
 }
 
 impl IdNames {
     /// Numbers only (`--raw-id`).
     pub(crate) fn raw() -> IdNames {
-        IdNames { ranges: IdMap::with_cap(0), arena: Vec::new(), numbers_only: true }
+        IdNames { ranges: IdMap::with_cap(0), arena: Vec::new(), numbers_only: true, complete: true }
     }
 
-    /// Friendly names for every id of the module. A parse error stops the
-    /// pass; names found before it are kept.
-    pub(crate) fn friendly(words: &[u32], options: ParserOptions) -> IdNames {
-        IdNames::friendly_walk(words, options, true)
+    /// How many bytes the names of a module of `words` may take: 256 MiB
+    /// and 16 bytes a word. A type's name spells out its element type's
+    /// (`%_arr__arr_int_uint_2_uint_2`), so a chain of nested types has
+    /// names quadratic in its length: 20,000 nested arrays, a 320 KB
+    /// module, would take 2.4 GB of names (and spirv-dis more than 10 GB).
+    /// Real modules stay far below: 1.5 MB of names on a 19 MB module.
+    pub fn limit(words: usize) -> usize {
+        // Offsets in the arena are u32.
+        (256usize << 20).saturating_add(words.saturating_mul(16)).min(u32::MAX as usize - (1 << 20))
+    }
+
+    /// Whether every id has the name spirv-dis gives it: false where the
+    /// names would outgrow [`IdNames::limit`] (ids past that point keep
+    /// their numbers).
+    pub fn is_complete(&self) -> bool {
+        self.complete
+    }
+
+    /// Friendly names for every id of the module, in at most `limit`
+    /// bytes ([`IdNames::is_complete`]). A parse error stops the pass;
+    /// names found before it are kept.
+    pub(crate) fn friendly(words: &[u32], options: ParserOptions, limit: usize) -> IdNames {
+        IdNames::friendly_walk(words, options, true, limit)
     }
 
     /// The pass, stopping early where it may (`early`) or walking every
     /// instruction as spirv-dis does (to check that stopping changes
     /// nothing).
-    fn friendly_walk(words: &[u32], options: ParserOptions, early: bool) -> IdNames {
+    fn friendly_walk(words: &[u32], options: ParserOptions, early: bool, limit: usize) -> IdNames {
         let mut b = Builder {
             names: IdNames {
                 // Grown as ids come: made to the bound at once, it cost
@@ -82,7 +104,9 @@ impl IdNames {
                 // 1 MB benchmark module (354K words) without growing.
                 arena: Vec::with_capacity(words.len() / 2),
                 numbers_only: false,
+                complete: true,
             },
+            limit,
             // About one name per 32 words on large modules; growing the
             // table rehashes every name given out.
             used: HashTable::with_capacity(words.len() / 32),
@@ -101,6 +125,9 @@ impl IdNames {
         loop {
             // The usual `OpName`, read without the general path: as
             // `visit` takes it.
+            if !b.names.complete {
+                break;
+            }
             if let Some((id, name)) = parser.next_name() {
                 b.save(id, name);
                 continue;
@@ -130,7 +157,9 @@ impl IdNames {
     #[doc(hidden)]
     pub fn check_early_stop(words: &[u32]) -> Result<(), u32> {
         let options = ParserOptions::default().check_bound(false);
-        let (early, full) = (Self::friendly_walk(words, options, true), Self::friendly_walk(words, options, false));
+        let limit = IdNames::limit(words.len());
+        let (early, full) =
+            (Self::friendly_walk(words, options, true, limit), Self::friendly_walk(words, options, false, limit));
         match (0..words.len() as u32).find(|&id| early.get(id) != full.get(id)) {
             Some(id) => Err(id),
             None => Ok(()),
@@ -199,6 +228,8 @@ impl Used {
 
 struct Builder {
     names: IdNames,
+    /// At most this many bytes of names ([`IdNames::limit`]).
+    limit: usize,
     /// Every name given out other than canonical numbers, as a range of
     /// the arena (an interner that allocates nothing per name).
     used: HashTable<Used>,
@@ -425,6 +456,11 @@ impl Builder {
         if self.names.ranges.contains(id) {
             return;
         }
+        // Room for the name and a suffix; else the pass ends here.
+        if self.names.arena.len() + suggested.len() + 16 > self.limit {
+            self.names.complete = false;
+            return;
+        }
         let mut base = std::mem::take(&mut self.scratch);
         base.clear();
         if suggested.is_empty() {
@@ -601,6 +637,32 @@ mod tests {
         // %main is 1, %x is 5: `%5_0 = OpUndef %void`.
         let src = format!("{HEAD}OpName %main \"5\"\n{BODY}");
         assert_eq!(names(&src, &[1, 5]), [Some("5".into()), Some("5_0".into())]);
+    }
+
+    /// Nested arrays: each name spells out the one inside it. Past the
+    /// limit the pass stops, says so, and the names before stay exact.
+    #[test]
+    fn names_past_the_limit_stop_the_pass() {
+        let mut src =
+            format!("{HEAD}%uint = OpTypeInt 32 0\n%two = OpConstant %uint 2\n%t0 = OpTypeArray %uint %two\n");
+        for i in 1..200 {
+            src += &format!("%t{i} = OpTypeArray %t{} %two\n", i - 1);
+        }
+        let words = crate::text::assemble(&src, &Default::default()).unwrap();
+        let options = crate::binary::ParserOptions::default();
+        let whole = super::IdNames::friendly(&words, options, super::IdNames::limit(words.len()));
+        assert!(whole.is_complete());
+        // %t1 is id 4, %t199 id 202.
+        assert_eq!(whole.get(4), Some("_arr__arr_uint_uint_2_uint_2"));
+        let total: usize = (1..=202).filter_map(|id| whole.get(id)).map(str::len).sum();
+        let cut = super::IdNames::friendly(&words, options, total / 2);
+        assert!(!cut.is_complete());
+        assert_eq!(cut.get(4), whole.get(4));
+        let named = (1..=202).filter(|&id| cut.get(id).is_some()).count();
+        assert!((50..202).contains(&named), "{named} ids named");
+        assert!(cut.arena.len() <= total / 2);
+        // Past the cut: numbers (not names spirv-dis would not give).
+        assert_eq!(cut.get(202), None);
     }
 
     #[test]
