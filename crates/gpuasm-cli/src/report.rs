@@ -176,12 +176,14 @@ pub fn text_diagnostics(file: &str, text: &str, diags: &Diagnostics, kind: &str)
         message!("{}", diags.render(file, text));
         return;
     }
-    for d in &diags.items {
-        let mut r = Record::new(d.severity, kind, &d.message, Some(file));
-        r.span = Some(TextSpan::at(text, d.span.clone(), d.line, d.column));
-        r.help = d.help.as_deref();
-        r.emit();
-    }
+    crate::io::hold_messages(|| {
+        for d in &diags.items {
+            let mut r = Record::new(d.severity, kind, &d.message, Some(file));
+            r.span = Some(TextSpan::at(text, d.span.clone(), d.line, d.column));
+            r.help = d.help.as_deref();
+            r.emit();
+        }
+    });
 }
 
 /// A problem with no place in a text: `gpuasm: error: FILE: MESSAGE`.

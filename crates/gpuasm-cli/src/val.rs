@@ -209,7 +209,7 @@ pub fn run(args: ValArgs) -> Result<ExitCode> {
     match validate(&words, &options) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(errors) => {
-            crate::val_report::binary_errors(&name, &words, &errors);
+            crate::io::hold_messages(|| crate::val_report::binary_errors(&name, &words, &errors));
             Ok(ExitCode::from(1))
         }
     }
@@ -275,7 +275,7 @@ pub fn validate_text(
             _ => ExitCode::SUCCESS,
         },
         Err(errors) => {
-            crate::val_report::text_errors(name, text, &module, &errors);
+            crate::io::hold_messages(|| crate::val_report::text_errors(name, text, &module, &errors));
             report::summary(format_args!("gpuasm: {} in {name}{not_written}", report::errors(errors.len())));
             ExitCode::from(1)
         }
