@@ -127,9 +127,15 @@ impl Cfg<'_, '_> {
         self.roles.merge_inst[b].map(|i| self.m.opcode(i))
     }
 
+    /// The constructs, in the order of their headers; a continue
+    /// construct's exit is the last back-edge into its loop header.
     fn constructs(&self) -> Vec<Construct> {
+        let mut last_back_edge: Vec<Option<usize>> = vec![None; self.blocks.len()];
+        for &(from, to) in self.edges {
+            last_back_edge[to] = Some(from);
+        }
         let mut out = Vec::new();
-        for b in 0..self.blocks.len() {
+        for (b, &back_edge) in last_back_edge.iter().enumerate() {
             let (Some(merge), cont) = self.roles.targets[b] else { continue };
             match self.merge_opcode(b) {
                 Some(op::OpSelectionMerge) => {
@@ -138,7 +144,6 @@ impl Cfg<'_, '_> {
                 Some(op::OpLoopMerge) => {
                     let Some(cont) = cont else { continue };
                     out.push(Construct { kind: Kind::Loop, header: b, exit: Some(merge), loop_header: b });
-                    let back_edge = self.edges.iter().rev().find(|e| e.1 == b).map(|e| e.0);
                     out.push(Construct { kind: Kind::Continue, header: cont, exit: back_edge, loop_header: b });
                 }
                 _ => {}
@@ -235,6 +240,10 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
     // A construct holds few of a function's blocks: marks cleared in O(1)
     // keep the rules linear in the sizes of the constructs.
     let mut inside = Marks::new(cfg.blocks.len());
+    // One set of marks for every switch's case walks (cleared per walk).
+    let visited = std::cell::RefCell::new(Marks::new(cfg.blocks.len()));
+    // Back-edges looked up per loop: a set, not a scan of the list.
+    let back_edges: FxHashSet<(usize, usize)> = cfg.edges.iter().copied().collect();
     let name = |b: usize| cfg.blocks[b].label;
     for c in cfg.constructs() {
         if !cfg.reachable[c.header] {
@@ -317,7 +326,7 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
         if c.kind == Kind::Loop {
             if let Some(t) = cfg.roles.targets[c.header].1.filter(|&t| t != c.header) {
                 let outsider =
-                    cfg.preds[t].iter().find(|&&p| cfg.reachable[p] && !inside.has(p) && !cfg.edges.contains(&(p, t)));
+                    cfg.preds[t].iter().find(|&&p| cfg.reachable[p] && !inside.has(p) && !back_edges.contains(&(p, t)));
                 if let Some(&p) = outsider {
                     let (bp, bc, bh) = (r.id(name(p)), r.id(name(t)), r.id(name(c.header)));
                     r.error(
@@ -332,7 +341,6 @@ pub(super) fn check(cfg: &Cfg, r: &mut Report) -> bool {
             }
         }
         if c.kind == Kind::Selection && cfg.terminator(c.header) == op::OpSwitch {
-            let visited = std::cell::RefCell::new(Marks::new(cfg.blocks.len()));
             let switch = cfg.blocks[c.header].insts.end - 1;
             let cases = Cases { cfg, d: &d, construct: &c, merge: exit, switch, visited: &visited };
             if !cases.check(r) {

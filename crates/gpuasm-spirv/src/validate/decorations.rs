@@ -103,12 +103,14 @@ fn imported_initialisers(cx: &Ctx, r: &mut Report) -> bool {
     true
 }
 
-/// The execution models each entry-point function is declared with.
-fn models_of(m: &Module, function: u32) -> Vec<u32> {
-    (0..m.insts.len())
-        .filter(|&i| m.opcode(i) == op::OpEntryPoint && m.word(i, 1) == function)
-        .map(|i| m.word(i, 0))
-        .collect()
+/// The execution models each entry-point function is declared with, in
+/// module order: one table, not a scan per entry point.
+fn models_by_function(m: &Module) -> FxHashMap<u32, Vec<u32>> {
+    let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
+        models.entry(m.word(i, 1)).or_default().push(m.word(i, 0));
+    }
+    models
 }
 
 /// Per entry point: built-ins at most once per direction, at most one
@@ -117,11 +119,12 @@ fn models_of(m: &Module, function: u32) -> Vec<u32> {
 fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     let caps = super::capabilities::with_implied(m);
-    let mut done: Vec<u32> = Vec::new();
+    let models_of = models_by_function(m);
+    let mut done: FxHashSet<u32> = FxHashSet::default();
     for e in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let function = m.word(e, 1);
         let fn_at = m.def_index(function).unwrap_or(e);
-        let models = models_of(m, function);
+        let models = &models_of[&function];
         let (mut block_inputs, mut block_outputs) = (0, 0);
         let (mut workgroup, mut workgroup_blocks, mut workgroup_aliased) = (0, 0, 0);
         let (mut inputs, mut outputs): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
@@ -243,8 +246,7 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
             );
             return false;
         }
-        if !done.contains(&function) {
-            done.push(function);
+        if done.insert(function) {
             if let Some(a) = cx.of(function).iter().find(|a| a.0 == d::LinkageAttributes) {
                 let bytes: Vec<u8> = a.2.iter().flat_map(|w| w.to_le_bytes()).collect();
                 let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
@@ -413,7 +415,7 @@ const EXCLUSIVE: &[(u32, u32)] =
 
 fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
-    let mut seen: Vec<(u32, i64, u32)> = Vec::new();
+    let mut seen: FxHashSet<(u32, i64, u32)> = FxHashSet::default();
     for i in 0..m.insts.len() {
         let (id, member, dec) = match m.opcode(i) {
             op::OpDecorate if m.operands(i).len() > 1 => (m.word(i, 0), -1, m.word(i, 1)),
@@ -447,7 +449,7 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
                 return false;
             }
         }
-        seen.push((id, member, dec));
+        seen.insert((id, member, dec));
     }
     true
 }

@@ -242,7 +242,8 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         match inst.opcode() {
             op::OpEntryPoint => {
                 let f = m.word(i, 1);
-                if !entries.contains(&f) {
+                // First seen: not yet in `models` (a look-up, not a scan).
+                if !models.contains_key(&f) {
                     entries.push(f);
                 }
                 let list = models.entry(f).or_default();

@@ -5,10 +5,11 @@
 //! integer constant. Kept apart from `images` so that `image_operands`,
 //! which `images` calls, need not import it back.
 
-use crate::grammar::{dim, op};
+use crate::grammar::{dim, op, OperandKind};
 use crate::module::Module;
 use crate::TargetEnv;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::OnceCell;
 
 /// An image type's operands (of an OpTypeImage, or of the image type an
 /// OpTypeSampledImage names).
@@ -121,6 +122,71 @@ impl Types<'_, '_> {
     }
 }
 
+/// (target, decoration) of every OpDecorate(Id, String), and for each
+/// OpGroupDecorate target the decorations its group has (those applied
+/// to the group, through earlier groups too, in module order).
+fn decorations_of(m: &Module) -> FxHashSet<(u32, u32)> {
+    let mut pairs = FxHashSet::default();
+    let mut groups: Vec<(u32, u32)> = Vec::new();
+    for (i, inst) in m.insts.iter().enumerate() {
+        match inst.opcode() {
+            op::OpDecorate | op::OpDecorateId | op::OpDecorateString => {
+                pairs.insert((m.word(i, 0), m.word(i, 1)));
+            }
+            op::OpGroupDecorate => groups.extend((1..m.operands(i).len()).map(|k| (m.word(i, 0), m.word(i, k)))),
+            _ => {}
+        }
+    }
+    if groups.is_empty() {
+        return pairs;
+    }
+    // Each group's decorations as a list, kept up to date, so that applying
+    // a group reads its own and not every pair of the module.
+    let mut of_group: FxHashMap<u32, Vec<u32>> = groups.iter().map(|&(group, _)| (group, Vec::new())).collect();
+    for &(target, dec) in &pairs {
+        if let Some(list) = of_group.get_mut(&target) {
+            list.push(dec);
+        }
+    }
+    for (group, target) in groups {
+        let applied = of_group.get(&group).cloned().unwrap_or_default();
+        for dec in applied {
+            if pairs.insert((target, dec)) {
+                if let Some(list) = of_group.get_mut(&target) {
+                    list.push(dec);
+                }
+            }
+        }
+    }
+    pairs
+}
+
+/// Every OpSampledImage result's consumers: one walk over the operands
+/// instead of one per OpSampledImage.
+fn sampled_image_consumers(m: &Module) -> FxHashMap<u32, Vec<u32>> {
+    let mut table: FxHashMap<u32, Vec<u32>> = (0..m.insts.len())
+        .filter(|&i| m.opcode(i) == op::OpSampledImage)
+        .map(|i| (m.result_id_word(i), Vec::new()))
+        .collect();
+    if table.is_empty() {
+        return table;
+    }
+    for c in 0..m.insts.len() {
+        for (k, o) in m.operands(c).iter().enumerate() {
+            if o.kind != OperandKind::IdRef {
+                continue;
+            }
+            if let Some(list) = table.get_mut(&m.word(c, k)) {
+                // One entry per consumer, however many times it names the result.
+                if list.last() != Some(&(c as u32)) {
+                    list.push(c as u32);
+                }
+            }
+        }
+    }
+    table
+}
+
 /// What the rules need besides the module.
 pub(super) struct Context<'a, 'w> {
     pub m: &'a Module<'w>,
@@ -137,49 +203,53 @@ pub(super) struct Context<'a, 'w> {
     /// `--allow-offset-texture-operand` (maintenance8): Offset on any image
     /// instruction in Vulkan.
     pub offset_anywhere: bool,
+    /// Where blocks start and functions end (OpLabel and OpFunctionEnd
+    /// indices, in order), found on first use: a few bytes a block, where
+    /// a table of every instruction's block took 4 bytes an instruction.
+    boundaries: OnceCell<Vec<u32>>,
+    /// Each OpSampledImage result's consumers (instructions naming it in an
+    /// IdRef operand, in order), found in one walk on first use.
+    consumers: OnceCell<FxHashMap<u32, Vec<u32>>>,
 }
 
 impl<'a, 'w> Context<'a, 'w> {
     /// The context of `m` in `env`, with the options the rules read.
     pub fn new(m: &'a Module<'w>, env: TargetEnv, options: &super::ValOptions) -> Self {
-        let mut decorations = FxHashSet::default();
-        let mut groups: Vec<(u32, u32)> = Vec::new();
-        for (i, inst) in m.insts.iter().enumerate() {
-            match inst.opcode() {
-                op::OpDecorate | op::OpDecorateId | op::OpDecorateString => {
-                    decorations.insert((m.word(i, 0), m.word(i, 1)));
-                }
-                op::OpGroupDecorate => groups.extend((1..m.operands(i).len()).map(|k| (m.word(i, 0), m.word(i, k)))),
-                _ => {}
-            }
-        }
-        for (group, target) in groups {
-            let applied: Vec<u32> = decorations.iter().filter(|(t, _)| *t == group).map(|&(_, d)| d).collect();
-            decorations.extend(applied.into_iter().map(|d| (target, d)));
-        }
         Context {
             m,
             t: Types(m),
             vulkan: matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14),
             opencl: matches!(env, TargetEnv::OpenCl { .. }),
             caps: super::capabilities::with_implied(m).clone(),
-            decorations,
+            decorations: decorations_of(m),
             before_hlsl: options.before_hlsl_legalization,
             offset_anywhere: options.before_hlsl_legalization || options.allow_offset_texture_operand,
+            boundaries: OnceCell::new(),
+            consumers: OnceCell::new(),
         }
     }
 
     /// The index of the OpLabel of the block instruction `i` stands in
-    /// (the label's own for a label), `None` outside blocks. Found by
-    /// walking back: only the rule on OpSampledImage's consumers asks, and
-    /// a table of every instruction's block took 4 bytes an instruction in
-    /// both image passes.
+    /// (the label's own for a label), `None` outside blocks: the last
+    /// label or function end at or before `i` decides.
     pub fn block_of(&self, i: usize) -> Option<usize> {
-        (0..=i).rev().map(|j| (j, self.m.opcode(j))).find_map(|(j, opcode)| match opcode {
-            op::OpLabel => Some(Some(j)),
-            op::OpFunctionEnd => Some(None),
-            _ => None,
-        })?
+        let m = self.m;
+        let boundaries = self.boundaries.get_or_init(|| {
+            (0..m.insts.len())
+                .filter(|&j| matches!(m.opcode(j), op::OpLabel | op::OpFunctionEnd))
+                .map(|j| j as u32)
+                .collect()
+        });
+        let before = boundaries.partition_point(|&j| j as usize <= i);
+        let j = *boundaries[..before].last()? as usize;
+        (m.opcode(j) == op::OpLabel).then_some(j)
+    }
+
+    /// The instructions naming the result of an OpSampledImage in an IdRef
+    /// operand, in module order (spirv-val reads its def-use lists).
+    pub fn consumers(&self, result: u32) -> &[u32] {
+        let table = self.consumers.get_or_init(|| sampled_image_consumers(self.m));
+        table.get(&result).map_or(&[], |v| v.as_slice())
     }
 
     pub fn has(&self, capability: u32) -> bool {

@@ -463,12 +463,7 @@ fn sampled_image(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> 
     // Consumers: later instructions naming the result in an id operand.
     let result = m.result_id_word(i);
     let home = cx.block_of(i);
-    for c in i + 1..m.insts.len() {
-        let uses =
-            m.operands(c).iter().enumerate().any(|(k, o)| o.kind == OperandKind::IdRef && m.word(c, k) == result);
-        if !uses {
-            continue;
-        }
+    for c in cx.consumers(result).iter().map(|&c| c as usize).filter(|&c| c > i) {
         let consumer = &m.insts[c];
         let name = &consumer.info().name[2..];
         if cx.block_of(c) != home {

@@ -70,7 +70,9 @@ impl EntryPoints {
             match m.opcode(i) {
                 op::OpEntryPoint => {
                     let f = m.word(i, 1);
-                    if !e.list.contains(&f) {
+                    // First seen: not yet in `models` (a set look-up, not a
+                    // scan of `list`).
+                    if !e.models.contains_key(&f) {
                         e.list.push(f);
                     }
                     e.models.entry(f).or_default().insert(m.word(i, 0));

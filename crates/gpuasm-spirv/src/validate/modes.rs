@@ -39,6 +39,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         }
     }
     let none = FxHashSet::default();
+    let sizes = super::workgroup_size::SizeModes::new(m);
     for i in 0..m.insts.len() {
         match m.opcode(i) {
             op::OpEntryPoint => {
@@ -65,7 +66,9 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                              an object decorated with WorkgroupSize must be specified."
                         ),
                     );
-                } else if let Some((at, message)) = super::workgroup_size::entry_point_error(m, env, caps, i, set) {
+                } else if let Some((at, message)) =
+                    super::workgroup_size::entry_point_error(m, env, caps, i, set, &sizes)
+                {
                     r.error(ErrorKind::EntryPoint, at, message);
                 }
             }

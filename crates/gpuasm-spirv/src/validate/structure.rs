@@ -75,7 +75,8 @@ pub(super) fn check(
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (b, ss) in succ.iter().enumerate() {
         for &x in ss {
-            if !preds[x].contains(&b) {
+            // `b` rises: a repeat of it can only be the last one pushed.
+            if preds[x].last() != Some(&b) {
                 preds[x].push(b);
             }
         }
@@ -90,6 +91,7 @@ pub(super) fn check(
     let edges = back_edges(&graph, succ);
     let is_loop = |b: usize| roles.merge_inst[b].is_some_and(|i| m.opcode(i) == op::OpLoopMerge);
     let mut latches: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut distinct = rustc_hash::FxHashSet::default();
     for &(from, to) in &edges {
         if !is_loop(to) {
             let (f, t) = (r.id(blocks[from].label), r.id(blocks[to].label));
@@ -100,7 +102,7 @@ pub(super) fn check(
             );
             return false;
         }
-        if !latches[to].contains(&from) {
+        if distinct.insert((from, to)) {
             latches[to].push(from);
         }
     }

@@ -7,7 +7,7 @@
 use crate::grammar::{built_in, capability as cap, decoration, execution_mode as em, execution_model as model, op};
 use crate::module::Module;
 use crate::TargetEnv;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The derivative group rules of a workgroup size, in spirv-val's words:
 /// `what` names the size's source, `entry` the entry point.
@@ -49,14 +49,47 @@ fn constant(m: &Module, id: u32) -> Option<u64> {
     }
 }
 
+/// Where the module's workgroup sizes come from, found once for all entry
+/// points (a scan per entry point is quadratic in their number).
+pub(crate) struct SizeModes {
+    /// A WorkgroupSize built-in is declared (it overrides every mode).
+    builtin: bool,
+    /// Each function's last LocalSize or LocalSizeId mode.
+    last: FxHashMap<u32, usize>,
+}
+
+impl SizeModes {
+    /// Reads the module's annotations (up to its first function).
+    pub(crate) fn new(m: &Module) -> SizeModes {
+        let mut sizes = SizeModes { builtin: false, last: FxHashMap::default() };
+        for d in 0..m.insts.len() {
+            match m.opcode(d) {
+                op::OpFunction => break,
+                op::OpDecorate if m.operands(d).len() > 2 => {
+                    sizes.builtin |= m.word(d, 1) == decoration::BuiltIn && m.word(d, 2) == built_in::WorkgroupSize;
+                }
+                op::OpExecutionMode | op::OpExecutionModeId
+                    if matches!(m.word(d, 1), em::LocalSize | em::LocalSizeId) =>
+                {
+                    sizes.last.insert(m.word(d, 0), d);
+                }
+                _ => {}
+            }
+        }
+        sizes
+    }
+}
+
 /// The first rule entry point `i` (an OpEntryPoint, whose function has the
-/// modes `modes`) breaks, with the instruction to report it at.
+/// modes `modes`, the module's size modes `sizes`) breaks, with the
+/// instruction to report it at.
 pub(crate) fn entry_point_error(
     m: &Module,
     env: TargetEnv,
     caps: &FxHashSet<u32>,
     i: usize,
     modes: &FxHashSet<u32>,
+    sizes: &SizeModes,
 ) -> Option<(usize, String)> {
     let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let execution_model = m.word(i, 0);
@@ -97,23 +130,8 @@ pub(crate) fn entry_point_error(
         }
     }
     // The WorkgroupSize built-in decides the size instead.
-    let mut workgroup_size = false;
-    let mut local_size = None;
-    for (d, inst) in m.insts.iter().enumerate() {
-        match inst.opcode() {
-            op::OpFunction => break,
-            op::OpDecorate if m.operands(d).len() > 2 => {
-                workgroup_size |= m.word(d, 1) == decoration::BuiltIn && m.word(d, 2) == built_in::WorkgroupSize;
-            }
-            op::OpExecutionMode | op::OpExecutionModeId
-                if m.word(d, 0) == function && matches!(m.word(d, 1), em::LocalSize | em::LocalSizeId) =>
-            {
-                local_size = Some(d);
-            }
-            _ => {}
-        }
-    }
-    let at = local_size.filter(|_| !workgroup_size)?;
+    let local_size = sizes.last.get(&function).copied();
+    let at = local_size.filter(|_| !sizes.builtin)?;
     if m.operands(at).len() < 5 {
         return None;
     }
