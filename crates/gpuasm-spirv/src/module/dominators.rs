@@ -34,14 +34,19 @@ pub(crate) fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
 /// the iterative algorithm it replaced passed over the graph once per
 /// level of loop nesting, and loops nested 20,000 deep took 28 s.
 pub(crate) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
-    let n = succ.len();
+    (LengauerTarjan::run(succ), reverse_postorder(succ).1)
+}
+
+/// The blocks the entry reaches in reverse postorder, and each block's
+/// number in it (`usize::MAX` if unreachable).
+fn reverse_postorder(succ: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
     let mut order = postorder(succ, 0);
     order.reverse();
-    let mut rpo = vec![usize::MAX; n];
+    let mut rpo = vec![usize::MAX; succ.len()];
     for (k, &b) in order.iter().enumerate() {
         rpo[b] = k;
     }
-    (LengauerTarjan::run(succ), rpo)
+    (order, rpo)
 }
 
 /// The state of [`dominators`]' algorithm, over depth-first preorder
@@ -213,12 +218,7 @@ mod tests {
     /// nesting, simple enough to trust as the reference.
     fn iterative(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
         let n = succ.len();
-        let mut order = postorder(succ, 0);
-        order.reverse();
-        let mut rpo = vec![usize::MAX; n];
-        for (k, &b) in order.iter().enumerate() {
-            rpo[b] = k;
-        }
+        let (order, rpo) = reverse_postorder(succ);
         let mut preds = vec![Vec::new(); n];
         for (b, ss) in succ.iter().enumerate() {
             for &s in ss {
