@@ -1,6 +1,8 @@
 //! The pairing between the two modules: ids (src to dst and back), and
 //! instructions without a result id, by their index in their module.
 
+use rustc_hash::FxHashMap;
+
 /// "Not paired" in the instruction tables.
 const NONE: u32 = u32::MAX;
 
@@ -11,11 +13,14 @@ pub(crate) struct IdMap {
     ids: Vec<u32>,
     /// instruction index -> the other module's instruction index.
     insts: Vec<u32>,
+    /// How many ids map to each id (of the other module), to tell at once
+    /// whether any does.
+    targets: FxHashMap<u32, u32>,
 }
 
 impl IdMap {
     fn new(bound: u32, inst_count: usize) -> IdMap {
-        IdMap { ids: vec![0; bound as usize], insts: vec![NONE; inst_count] }
+        IdMap { ids: vec![0; bound as usize], insts: vec![NONE; inst_count], targets: FxHashMap::default() }
     }
 
     /// The paired id, 0 when none (or out of range, as in a module whose
@@ -41,9 +46,27 @@ impl IdMap {
         // spirv-diff assumes ids below the bound; others are left unpaired.
         if from != 0 {
             if let Some(slot) = self.ids.get_mut(from as usize) {
-                *slot = to;
+                let old = std::mem::replace(slot, to);
+                self.untarget(old);
+                if to != 0 {
+                    *self.targets.entry(to).or_default() += 1;
+                }
             }
         }
+    }
+
+    fn untarget(&mut self, to: u32) {
+        if let Some(count) = self.targets.get_mut(&to) {
+            *count -= 1;
+            if *count == 0 {
+                self.targets.remove(&to);
+            }
+        }
+    }
+
+    /// Whether some id maps to `to`.
+    pub fn is_target(&self, to: u32) -> bool {
+        self.targets.contains_key(&to)
     }
 
     /// A new id past the bound, for an id the other module has no match of.

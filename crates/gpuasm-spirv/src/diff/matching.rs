@@ -7,6 +7,7 @@
 //! ids. Every loop and tie-break follows spirv-diff's order, so the same
 //! pairs come out.
 
+use super::candidates::{key_of, Candidates, Want};
 use super::idmap::SrcDstIdMap;
 use super::layout::Layout;
 use super::lcs::{longest_common_subsequence, Matched};
@@ -28,7 +29,7 @@ const PRIVATE: u32 = 6;
 /// spirv-diff's "no group" key for storage classes and opcodes.
 const INVALID_KEY: u32 = 0x7fff_ffff;
 
-type Operand<'m> = Option<(OperandKind, &'m [u32])>;
+pub(super) type Operand<'m> = Option<(OperandKind, &'m [u32])>;
 
 /// Which module an id or instruction is from.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -52,7 +53,7 @@ impl<'m> Differ<'m> {
         Differ { src, dst, map, options, failed: None }
     }
 
-    fn side(&self, which: Which) -> &Side<'m> {
+    pub(super) fn side(&self, which: Which) -> &Side<'m> {
         match which {
             Which::Src => &self.src,
             Which::Dst => &self.dst,
@@ -148,7 +149,7 @@ impl<'m> Differ<'m> {
             && (0..n).all(|k| self.operand_matches(self.src.operand(si, k), self.dst.operand(di, k)))
     }
 
-    fn ids_match_fuzzy(&self, src: u32, dst: u32) -> bool {
+    pub(super) fn ids_match_fuzzy(&self, src: u32, dst: u32) -> bool {
         let mapped = self.map.dst_id(src);
         mapped == 0 || mapped == dst || self.identical_uint_constants(src, dst)
     }
@@ -241,36 +242,72 @@ impl<'m> Differ<'m> {
     }
 
     /// Pairs each src id with the first dst id still free that `matches`
-    /// accepts; paired ids leave the pools.
-    fn match_ids(&mut self, pools: &mut (Vec<u32>, Vec<u32>), matches: impl Fn(&Self, usize, usize) -> bool) {
+    /// accepts; paired ids leave the pools. Only dst ids whose `dst_key`
+    /// is what `want` asks of the src id are tried (`matches` must reject
+    /// the others), so alike pools are not scanned over and over.
+    fn match_ids(
+        &mut self,
+        pools: &mut (Vec<u32>, Vec<u32>),
+        want: impl Fn(&Self, usize) -> Want,
+        dst_key: impl Fn(&Self, usize) -> u64,
+        matches: impl Fn(&Self, usize, usize) -> bool,
+    ) {
+        let dst_insts: Vec<Option<usize>> = pools.1.iter().map(|&id| self.dst.inst(id)).collect();
+        let mut candidates = Candidates::new(dst_insts.iter().map(|di| di.map(|di| dst_key(self, di))));
         for s in 0..pools.0.len() {
             let src_id = pools.0[s];
             let Some(si) = self.src.inst(src_id) else { continue };
-            for d in 0..pools.1.len() {
-                let dst_id = pools.1[d];
-                if dst_id == 0 {
-                    continue;
-                }
-                let Some(di) = self.dst.inst(dst_id) else { continue };
-                if matches(self, si, di) {
-                    self.map.map_ids(src_id, dst_id);
-                    pools.0[s] = 0;
-                    pools.1[d] = 0;
-                    break;
-                }
+            let found = candidates.take_first(want(self, si), |d| dst_insts[d].is_some_and(|di| matches(self, si, di)));
+            if let Some(d) = found {
+                self.map.map_ids(src_id, pools.1[d]);
+                pools.0[s] = 0;
+                pools.1[d] = 0;
             }
         }
         pools.0.retain(|&id| id != 0);
         pools.1.retain(|&id| id != 0);
     }
 
+    /// A key of an operand for bucketing: equal for a src and a dst operand
+    /// whenever [`Self::operand_matches`] accepts them (a src id is keyed by
+    /// its current pairing, a dst id by itself). `None` when absent.
+    fn operand_key(&self, which: Which, o: Operand<'_>) -> Option<u64> {
+        let (kind, words) = o?;
+        Some(if is_id(kind) {
+            let id = words.first().copied().unwrap_or(0);
+            key_of((0u8, if which == Which::Src { self.map.dst_id(id) } else { id }))
+        } else if kind == OperandKind::LiteralString {
+            key_of((1u8, literal_string_bytes(words)))
+        } else {
+            key_of((2u8, words))
+        })
+    }
+
+    /// The key of `parts` (opcode and operand keys) as a src asks for it:
+    /// an absent operand never matches.
+    fn src_want(parts: &[Option<u64>]) -> Want {
+        if parts.iter().any(Option::is_none) {
+            return Want::Never;
+        }
+        Want::Key(key_of(parts))
+    }
+
+    /// The key of `parts` for a dst entry: an absent operand gets a key of
+    /// its own (no src asks for it).
+    fn dst_key(parts: &[Option<u64>]) -> u64 {
+        key_of(parts)
+    }
+
     fn match_ext_inst_imports(&mut self) {
         let result = |s: &Side<'m>, i: usize| Some(s.result_id(i));
         let mut pools = self.pools(|l| &l.ext_inst_imports, result);
-        self.match_ids(&mut pools, |d, si, di| {
-            let name = |s: &Side<'m>, i| s.operand(i, 1).map(|(_, w)| literal_string_bytes(w));
-            name(&d.src, si) == name(&d.dst, di)
-        });
+        let name = |s: &Side<'m>, i| s.operand(i, 1).map(|(_, w)| literal_string_bytes(w));
+        self.match_ids(
+            &mut pools,
+            |d, si| Want::Key(key_of(name(&d.src, si))),
+            |d, di| key_of(name(&d.dst, di)),
+            |d, si, di| name(&d.src, si) == name(&d.dst, di),
+        );
     }
 
     fn match_entry_points(&mut self) {
@@ -400,7 +437,7 @@ impl<'m> Differ<'m> {
         let accept = |s: &Side<'m>, i: usize| s.info(i).declares_type.then(|| s.result_id(i));
         let mut pools = self.pools(|l| &l.types_values, accept);
         for flexibility in 0..2 {
-            self.match_ids(&mut pools, |d, si, di| {
+            self.match_ids(&mut pools, Self::type_want, Self::type_dst_key, |d, si, di| {
                 let opcode = d.src.opcode(si);
                 if opcode != d.dst.opcode(di) {
                     return false;
@@ -436,6 +473,54 @@ impl<'m> Differ<'m> {
         }
     }
 
+    /// Whether the type rule compares a type's first operand (then a key),
+    /// only its opcode, or rejects it.
+    fn type_rule(opcode: u16) -> Option<bool> {
+        match opcode {
+            op::OpTypeVoid
+            | op::OpTypeBool
+            | op::OpTypeSampler
+            | op::OpTypeAccelerationStructureKHR
+            | op::OpTypeRayQueryKHR
+            | op::OpTypeStruct => Some(false),
+            op::OpTypeInt
+            | op::OpTypeFloat
+            | op::OpTypeVector
+            | op::OpTypeMatrix
+            | op::OpTypeSampledImage
+            | op::OpTypeRuntimeArray
+            | op::OpTypePointer
+            | op::OpTypeFunction
+            | op::OpTypeImage
+            | op::OpTypeArray => Some(true),
+            _ => None,
+        }
+    }
+
+    /// What a src type may match: its opcode, and its first operand when
+    /// the rule compares it (with no operands, the rule compares none but
+    /// an array's).
+    fn type_want(&self, si: usize) -> Want {
+        let opcode = self.src.opcode(si);
+        match Self::type_rule(opcode) {
+            None => Want::Never,
+            Some(false) => Want::Key(key_of([Some(u64::from(opcode))])),
+            Some(true) if opcode != op::OpTypeArray && self.src.num_in_operand_words(si) == 0 => Want::Any,
+            Some(true) => {
+                Self::src_want(&[Some(u64::from(opcode)), self.operand_key(Which::Src, self.src.in_operand(si, 0))])
+            }
+        }
+    }
+
+    fn type_dst_key(&self, di: usize) -> u64 {
+        let opcode = self.dst.opcode(di);
+        if Self::type_rule(opcode) == Some(true) {
+            Self::dst_key(&[Some(u64::from(opcode)), self.operand_key(Which::Dst, self.dst.in_operand(di, 0))])
+        } else {
+            key_of([Some(u64::from(opcode))])
+        }
+    }
+
     fn match_struct(&self, si: usize, di: usize, flexibility: u32) -> bool {
         let (s, d) = (self.src.result_id(si), self.dst.result_id(di));
         if let (Some(sn), Some(dn)) = (self.src.name(s), self.dst.name(d)) {
@@ -466,7 +551,7 @@ impl<'m> Differ<'m> {
         };
         let mut pools = self.pools(|l| &l.types_values, accept);
         for flexibility in 0..2 {
-            self.match_ids(&mut pools, |d, si, di| {
+            self.match_ids(&mut pools, Self::constant_want, Self::constant_dst_key, |d, si, di| {
                 let opcode = d.src.opcode(si);
                 if opcode != d.dst.opcode(di) {
                     return false;
@@ -500,13 +585,7 @@ impl<'m> Differ<'m> {
         if !typed {
             return false;
         }
-        let value = |s: &Side<'m>, i: usize| {
-            let w = s.operand(i, 2).map_or(&[][..], |(_, w)| w);
-            let lo = w.first().copied().unwrap_or(0) as u64;
-            let hi = w.get(1).copied().unwrap_or(0) as u64;
-            (lo | hi << 32, w.len())
-        };
-        let ((sv, len), (dv, _)) = (value(&self.src, si), value(&self.dst, di));
+        let ((sv, len), (dv, _)) = (constant_value(&self.src, si), constant_value(&self.dst, di));
         if sv == dv {
             return true;
         }
@@ -515,6 +594,41 @@ impl<'m> Differ<'m> {
             return sv.wrapping_sub(dv) < tolerance || dv.wrapping_sub(sv) < tolerance;
         }
         false
+    }
+
+    /// The parts of a constant the constant rule requires equal: always the
+    /// opcode; an OpConstant's value (its float tolerance needs a float
+    /// type where the loose pass requires integers, so it never applies);
+    /// a composite's operand word count and type; a null's type.
+    fn constant_parts(&self, which: Which, i: usize) -> Option<Vec<Option<u64>>> {
+        let side = self.side(which);
+        let opcode = side.opcode(i);
+        let mut parts = vec![Some(u64::from(opcode))];
+        match opcode {
+            op::OpConstantTrue
+            | op::OpConstantFalse
+            | op::OpConstantSampler
+            | op::OpSpecConstantTrue
+            | op::OpSpecConstantFalse
+            | op::OpSpecConstant
+            | op::OpSpecConstantOp => {}
+            op::OpConstant => parts.push(Some(constant_value(side, i).0)),
+            op::OpConstantComposite | op::OpSpecConstantComposite => {
+                parts.push(Some(side.num_in_operand_words(i) as u64));
+                parts.push(self.operand_key(which, side.operand(i, 0)));
+            }
+            op::OpConstantNull => parts.push(self.operand_key(which, side.operand(i, 0))),
+            _ => return None,
+        }
+        Some(parts)
+    }
+
+    fn constant_want(&self, si: usize) -> Want {
+        self.constant_parts(Which::Src, si).map_or(Want::Never, |parts| Self::src_want(&parts))
+    }
+
+    fn constant_dst_key(&self, di: usize) -> u64 {
+        self.constant_parts(Which::Dst, di).map_or(key_of(u64::MAX), |parts| Self::dst_key(&parts))
     }
 
     fn match_spec_constant(&self, si: usize, di: usize) -> bool {
@@ -538,7 +652,13 @@ impl<'m> Differ<'m> {
         let accept = |s: &Side<'m>, i: usize| (s.opcode(i) == op::OpVariable).then(|| s.result_id(i));
         let mut pools = self.pools(|l| &l.types_values, accept);
         for flexibility in 0..2 {
-            self.match_ids(&mut pools, |d, si, di| d.match_variable(si, di, flexibility));
+            // Every pool entry is a variable: one bucket.
+            self.match_ids(
+                &mut pools,
+                |_, _| Want::Key(0),
+                |_, _| 0,
+                |d, si, di| d.match_variable(si, di, flexibility),
+            );
         }
     }
 
@@ -636,49 +756,8 @@ impl<'m> Differ<'m> {
         self.best_effort(&src_ids, &dst_ids);
     }
 
-    /// Pairs the remaining functions whose bodies match at least 60%, best
-    /// first.
-    fn best_effort(&mut self, src: &[u32], dst: &[u32]) {
-        let mut results: Vec<(u32, u32, Matched, f32)> = Vec::new();
-        for &s in src {
-            if self.map.is_src_mapped(s) {
-                continue;
-            }
-            let sn = self.src.sanitized_name(s);
-            for &t in dst {
-                if self.map.is_dst_mapped(t) {
-                    continue;
-                }
-                let tn = self.dst.sanitized_name(t);
-                if !sn.is_empty() && !tn.is_empty() && sn != tn {
-                    continue;
-                }
-                let (Some(sb), Some(db)) = (self.src.bodies.get(&s), self.dst.bodies.get(&t)) else { continue };
-                let Some((m, rate)) = self.match_bodies(sb, db) else {
-                    self.failed.get_or_insert(DiffError::TooLarge { src: sb.len(), dst: db.len() });
-                    continue;
-                };
-                if rate >= 0.6f32 {
-                    results.push((s, t, m, rate));
-                }
-            }
-        }
-        // Best first; equal rates keep their order (spirv-diff's std::sort
-        // does too for the short lists this sees).
-        results.sort_by(|a, b| b.3.partial_cmp(&a.3).unwrap_or(Ordering::Equal));
-        for (s, t, m, _) in results {
-            if self.map.is_src_mapped(s) || self.map.is_dst_mapped(t) {
-                continue;
-            }
-            self.map.map_ids(s, t);
-            self.match_params(s, t);
-            let (sb, db) = (self.src.bodies[&s].clone(), self.dst.bodies[&t].clone());
-            self.match_ids_in_bodies(&sb, &db, &m);
-        }
-    }
-
     /// Pairs parameters by name, then by type in order.
-    fn match_params(&mut self, s: u32, t: u32) {
+    pub(super) fn match_params(&mut self, s: u32, t: u32) {
         let params = |side: &Side<'m>, id: u32| -> Vec<u32> {
             side.funcs
                 .get(&id)
@@ -706,7 +785,7 @@ impl<'m> Differ<'m> {
 
     /// The fuzzy LCS of two bodies and its similarity, 2 * matched / total;
     /// `None` when they are too large to compare.
-    fn match_bodies(&self, src: &[usize], dst: &[usize]) -> Option<(Matched, f32)> {
+    pub(super) fn match_bodies(&self, src: &[usize], dst: &[usize]) -> Option<(Matched, f32)> {
         let m = longest_common_subsequence(src.len(), dst.len(), |i, j| self.instructions_match_fuzzy(src[i], dst[j]))?;
         let rate = m.length as f32 * 2.0f32 / (src.len() + dst.len()) as f32;
         Some((m, rate))
@@ -723,7 +802,7 @@ impl<'m> Differ<'m> {
 
     /// Pairs the instructions the LCS matched, and the variables they
     /// access.
-    fn match_ids_in_bodies(&mut self, src: &[usize], dst: &[usize], m: &Matched) {
+    pub(super) fn match_ids_in_bodies(&mut self, src: &[usize], dst: &[usize], m: &Matched) {
         let (mut i, mut j) = (0, 0);
         while i < src.len() && j < dst.len() {
             if m.src[i] && m.dst[j] {
@@ -767,18 +846,46 @@ impl<'m> Differ<'m> {
 
     // ---- debug and annotations ----
 
+    /// Pairs each src instruction with the first dst one not yet paired
+    /// that matches. Pairing one pairs no other dst instruction, so which
+    /// are free is known from the start.
     fn match_debug_and_annotations(&mut self, src: &[usize], dst: &[usize]) {
+        let keys = dst.iter().map(|&d| {
+            self.mapped_src_inst(d)
+                .is_none()
+                .then(|| self.debug_parts(Which::Dst, d).map_or(key_of(u64::MAX), |parts| Self::dst_key(&parts)))
+        });
+        let mut candidates = Candidates::new(keys.collect::<Vec<_>>().into_iter());
         for &s in src {
-            for &d in dst {
-                if self.mapped_src_inst(d).is_some() {
-                    continue;
-                }
-                if self.debug_or_annotation_matches(s, d) {
-                    self.map.map_insts(s, self.src.result_id(s), d, self.dst.result_id(d));
-                    break;
-                }
+            // The key reads the pairing of s's ids as it is now.
+            let want = self.debug_parts(Which::Src, s).map_or(Want::Never, |parts| Self::src_want(&parts));
+            if let Some(k) = candidates.take_first(want, |k| self.debug_or_annotation_matches(s, dst[k])) {
+                let d = dst[k];
+                self.map.map_insts(s, self.src.result_id(s), d, self.dst.result_id(d));
             }
         }
+    }
+
+    /// The opcode and the operands [`Self::debug_or_annotation_matches`]
+    /// compares; `None` for an instruction it never matches.
+    fn debug_parts(&self, which: Which, i: usize) -> Option<Vec<Option<u64>>> {
+        let side = self.side(which);
+        let opcode = side.opcode(i);
+        let (in_operands, count) = match opcode {
+            op::OpString | op::OpSourceExtension | op::OpModuleProcessed => (false, 1),
+            op::OpSource => (true, 2),
+            op::OpSourceContinued => (true, 0),
+            op::OpName => (true, 1),
+            op::OpMemberName | op::OpDecorate => (true, 2),
+            op::OpMemberDecorate => (true, 3),
+            _ => return None,
+        };
+        let mut parts = vec![Some(u64::from(opcode))];
+        for k in 0..count {
+            let o = if in_operands { side.in_operand(i, k) } else { side.operand(i, k) };
+            parts.push(self.operand_key(which, o));
+        }
+        Some(parts)
     }
 
     fn debug_or_annotation_matches(&self, s: usize, d: usize) -> bool {
@@ -798,6 +905,15 @@ impl<'m> Differ<'m> {
             _ => false,
         }
     }
+}
+
+/// An OpConstant's value as the constant rule reads it (its first two
+/// value words), and its word count.
+fn constant_value(side: &Side<'_>, i: usize) -> (u64, usize) {
+    let w = side.operand(i, 2).map_or(&[][..], |(_, w)| w);
+    let lo = w.first().copied().unwrap_or(0) as u64;
+    let hi = w.get(1).copied().unwrap_or(0) as u64;
+    (lo | hi << 32, w.len())
 }
 
 /// spirv-diff's order of preamble instructions: operand count, then (for

@@ -6,7 +6,9 @@
 //! The module owns [`DiffOptions`], [`diff`] and [`DiffError`]; the work is
 //! split into `layout` (a module as the optimizer's IR holds it), `side`
 //! (one module's lookups), `idmap` (the pairing), `lcs` (the longest common
-//! subsequence of two function bodies), `matching` (the pairing rules) and
+//! subsequence of two function bodies), `matching` (the pairing rules),
+//! `candidates` (its "first free match" scans, bucketed), `best_effort`
+//! (pairing leftover functions by body, by classes of alike bodies) and
 //! `output` (the text).
 //!
 //! ```
@@ -22,6 +24,8 @@
 //! assert_eq!(String::from_utf8(text).unwrap(), " OpCapability Shader\n+OpCapability Float64\n OpMemoryModel Logical GLSL450\n %1 = OpTypeVoid\n");
 //! ```
 
+mod best_effort;
+mod candidates;
 mod idmap;
 mod layout;
 mod lcs;
