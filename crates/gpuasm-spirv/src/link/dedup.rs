@@ -29,8 +29,10 @@ pub(super) fn remove_duplicates(linked: &mut Linked) {
             }
         }
     });
-    for (from, to) in replaced {
-        linked.replace_uses(from, to);
+    // One pass for all: the kept imports are never replaced, so the
+    // replacements do not chain.
+    if !replaced.is_empty() {
+        linked.replace_uses_by(&replaced.into_iter().collect());
     }
 
     remove_duplicate_types(linked);
@@ -48,11 +50,19 @@ fn is_type(opcode: u16) -> bool {
 /// their surviving equal, array lengths by value, and its decorations.
 fn type_key(ins: &Ins, canon: &HashMap<u32, u32>, consts: &HashMap<u32, Vec<u32>>, decos: &[Vec<u32>]) -> Vec<u32> {
     let mut key = vec![ins.words[0]];
+    // Which words are ids, without a search per word (a structure may have
+    // thousands of members).
+    let mut is_id = vec![false; ins.words.len()];
+    for &p in &ins.ids {
+        if let Some(slot) = is_id.get_mut(p as usize) {
+            *slot = true;
+        }
+    }
     for (p, &w) in ins.words.iter().enumerate().skip(1) {
         if Some(p as u16) == ins.result {
             continue;
         }
-        if ins.ids.contains(&(p as u16)) {
+        if is_id[p] {
             if let Some(c) = canon.get(&w) {
                 key.extend([0, *c]);
             } else if let Some(v) = consts.get(&w) {

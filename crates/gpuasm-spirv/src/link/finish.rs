@@ -45,15 +45,19 @@ fn recompute_interfaces(linked: &mut Linked) {
             bodies.insert(funcs[start].words[2], (start, k));
         }
     }
+    let summaries: HashMap<u32, Summary> =
+        bodies.iter().map(|(&f, &(start, end))| (f, summarize(&funcs[start + 1..end], &vars))).collect();
     let mut entries = std::mem::take(linked.section(Section::EntryPoints));
     for entry in &mut entries {
         let (root, name_at) = if entry.opcode() == 6024 { (entry.words[3], 4) } else { (entry.words[2], 3) };
-        let used = used_variables(linked.get(Section::Functions), &bodies, &vars, root);
+        let used = used_variables(&summaries, root);
         let first_iface = entry.ids.iter().map(|&p| p as usize).find(|&p| p > name_at).unwrap_or(entry.words.len());
         let old = &entry.words[first_iface..];
         let old_set: HashSet<u32> = old.iter().copied().collect();
+        // Both are free of repeats with the lengths equal, so equal as sets
+        // when one holds the other.
         let unchanged =
-            old_set.len() == old.len() && old_set.len() == used.len() && old.iter().all(|v| used.contains(v));
+            old_set.len() == old.len() && old_set.len() == used.len() && used.iter().all(|v| old_set.contains(v));
         if unchanged {
             continue;
         }
@@ -68,14 +72,43 @@ fn recompute_interfaces(linked: &mut Linked) {
     *linked.section(Section::EntryPoints) = entries;
 }
 
+/// What one function's body contributes to an interface: the interface
+/// variables it uses (each once, in order) and the functions it calls (in
+/// order). Found once per function, so that entry points sharing a large
+/// callee do not each rescan it.
+struct Summary {
+    vars: Vec<u32>,
+    calls: Vec<u32>,
+}
+
+/// The summary of a function body (the instructions between `OpFunction`
+/// and `OpFunctionEnd`): its blocks' instructions, parameters and labels
+/// left out.
+fn summarize(body: &[super::ir::Ins], vars: &HashSet<u32>) -> Summary {
+    let mut summary = Summary { vars: Vec::new(), calls: Vec::new() };
+    let mut seen = HashSet::new();
+    let first_block = body.iter().position(|i| i.opcode() == 248).unwrap_or(body.len());
+    for ins in &body[first_block..] {
+        if ins.opcode() == 248 {
+            continue;
+        }
+        for id in ins.used_ids() {
+            if vars.contains(&id) && seen.insert(id) {
+                summary.vars.push(id);
+            }
+        }
+        if ins.opcode() == 57 {
+            summary.calls.push(ins.words[3]);
+        }
+    }
+    summary
+}
+
 /// The interface variables the call tree from `root` uses, in the order the
-/// peer finds them: functions breadth first, instructions in order.
-fn used_variables(
-    funcs: &[super::ir::Ins],
-    bodies: &HashMap<u32, (usize, usize)>,
-    vars: &HashSet<u32>,
-    root: u32,
-) -> Vec<u32> {
+/// peer finds them: functions breadth first, instructions in order. (Within
+/// a function, calls only queue functions, so taking its variables before
+/// its calls keeps that order.)
+fn used_variables(summaries: &HashMap<u32, Summary>, root: u32) -> Vec<u32> {
     let mut found = Vec::new();
     let mut seen_vars = HashSet::new();
     let mut done = HashSet::new();
@@ -84,22 +117,13 @@ fn used_variables(
         if !done.insert(f) {
             continue;
         }
-        let Some(&(start, end)) = bodies.get(&f) else { continue };
-        let body = &funcs[start + 1..end];
-        let first_block = body.iter().position(|i| i.opcode() == 248).unwrap_or(body.len());
-        for ins in &body[first_block..] {
-            if ins.opcode() == 248 {
-                continue;
-            }
-            for id in ins.used_ids() {
-                if vars.contains(&id) && seen_vars.insert(id) {
-                    found.push(id);
-                }
-            }
-            if ins.opcode() == 57 {
-                queue.push_back(ins.words[3]);
+        let Some(summary) = summaries.get(&f) else { continue };
+        for &id in &summary.vars {
+            if seen_vars.insert(id) {
+                found.push(id);
             }
         }
+        queue.extend(&summary.calls);
     }
     found
 }

@@ -84,17 +84,6 @@ impl Linked {
         self.sections.iter_mut().flatten()
     }
 
-    /// Replaces every use (not definitions) of `from` by `to`.
-    pub fn replace_uses(&mut self, from: u32, to: u32) {
-        for ins in self.all_mut() {
-            for &p in &ins.ids {
-                if Some(p) != ins.result && ins.words[p as usize] == from {
-                    ins.words[p as usize] = to;
-                }
-            }
-        }
-    }
-
     /// Replaces every use (not definitions) of a key of `map` by its value.
     pub fn replace_uses_by(&mut self, map: &std::collections::HashMap<u32, u32>) {
         for ins in self.all_mut() {
@@ -117,22 +106,14 @@ impl Linked {
         self.section(Section::Debug2).retain(|i| !dead.contains(&i.words[1]));
         let annotations = self.section(Section::Annotations);
         annotations.retain(|i| !(is_decoration(i.opcode()) && dead.contains(&i.words[1])));
+        // Where each id first comes in `ids`: the order the peer removes them in.
+        let mut rank: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for (r, &id) in ids.iter().enumerate() {
+            rank.entry(id).or_insert(r);
+        }
         for g in annotations.iter_mut().filter(|g| matches!(g.opcode(), 74 | 75)) {
             let stride = if g.opcode() == 74 { 1 } else { 2 };
-            for &id in ids {
-                let mut k = 2;
-                while k < g.words.len() {
-                    if g.words[k] != id {
-                        k += stride;
-                        continue;
-                    }
-                    let last = g.words.len() - stride;
-                    for j in 0..stride {
-                        g.words[k + j] = g.words[last + j];
-                    }
-                    g.words.truncate(last);
-                }
-            }
+            remove_group_targets(&mut g.words, stride, &rank);
             g.words[0] = (g.words.len() as u32) << 16 | u32::from(g.opcode());
             let len = g.words.len() as u16;
             g.ids.retain(|&p| p < len);
@@ -144,6 +125,39 @@ impl Linked {
     pub fn origin(&self, id: u32) -> String {
         let k = self.offsets.iter().rposition(|&o| o < id).unwrap_or(0);
         format!("%{id} is %{} of input module {}", id - self.offsets[k], k + 1)
+    }
+}
+
+/// Removes the targets of a group decoration (`words`, targets every
+/// `stride` words from word 2) that `rank` holds, as the peer does: id by id
+/// in rank order, each occurrence from the first on replaced by the last
+/// target. The peer rescans the group for every dead id; here the
+/// positions of the dead targets are kept in ordered sets, so that the
+/// smallest (the one its scan would reach next) is found without a scan.
+fn remove_group_targets(words: &mut Vec<u32>, stride: usize, rank: &std::collections::HashMap<u32, usize>) {
+    use std::collections::{BTreeSet, HashMap};
+    let mut at: HashMap<u32, BTreeSet<usize>> = HashMap::new();
+    for k in (2..words.len()).step_by(stride) {
+        if rank.contains_key(&words[k]) {
+            at.entry(words[k]).or_default().insert(k);
+        }
+    }
+    let mut order: Vec<u32> = at.keys().copied().collect();
+    order.sort_by_key(|id| rank[id]);
+    for id in order {
+        while let Some(k) = at.get_mut(&id).and_then(BTreeSet::pop_first) {
+            let last = words.len() - stride;
+            let moved = words[last];
+            // The last target takes the place of the removed one.
+            if let Some(positions) = at.get_mut(&moved) {
+                positions.remove(&last);
+                if last != k {
+                    positions.insert(k);
+                }
+            }
+            words.copy_within(last..last + stride, k);
+            words.truncate(last);
+        }
     }
 }
 
@@ -291,7 +305,8 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
         }
     }
 
-    let mut entry_names: Vec<(u32, String)> = Vec::new();
+    // Hashed: thousands of entry points are legal.
+    let mut entry_names: std::collections::HashSet<(u32, String)> = std::collections::HashSet::new();
     for (k, secs) in per_module.iter_mut().enumerate() {
         for (s, list) in secs.iter_mut().enumerate() {
             if s == Section::MemoryModel as usize {
@@ -304,7 +319,7 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
                 for e in list.iter() {
                     let (model, name_at) = if e.opcode() == 6024 { (e.words[2], 4) } else { (e.words[1], 3) };
                     let (name, _) = string_at(&e.words[name_at..]);
-                    if entry_names.iter().any(|(m, n)| *m == model && *n == name) {
+                    if entry_names.contains(&(model, name.clone())) {
                         let mut err = LinkError::new(format!(
                             "The entry point \"{name}\", with execution model {}, was already defined.",
                             addressing_name(OperandKind::ExecutionModel, model)
@@ -312,7 +327,7 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
                         err.notes.push(format!("defined again in input module {}", k + 1));
                         return Err(err);
                     }
-                    entry_names.push((model, name));
+                    entry_names.insert((model, name));
                 }
             }
             linked.sections[s].append(list);
@@ -333,4 +348,54 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
         linked.section(Section::Debug3).push(Ins { words, ids: Vec::new(), result: None, result_type: None });
     }
     Ok(linked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::remove_group_targets;
+    use std::collections::HashMap;
+
+    /// The peer's way: a rescan of the group for each dead id in turn.
+    fn rescanning(words: &mut Vec<u32>, stride: usize, ids: &[u32]) {
+        for &id in ids {
+            let mut k = 2;
+            while k < words.len() {
+                if words[k] != id {
+                    k += stride;
+                    continue;
+                }
+                let last = words.len() - stride;
+                words.copy_within(last..last + stride, k);
+                words.truncate(last);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Same survivors in the same order as the rescan, repeated and
+        /// moved targets included (member literals tagged to follow them).
+        #[test]
+        fn removal_matches_the_rescan(
+            targets in proptest::collection::vec(1u32..12, 0..40),
+            ids in proptest::collection::vec(1u32..12, 0..8),
+            member in proptest::bool::ANY,
+        ) {
+            let stride = if member { 2 } else { 1 };
+            let mut words = vec![0, 99];
+            for (n, &t) in targets.iter().enumerate() {
+                words.push(t);
+                if member {
+                    words.push(1000 + n as u32);
+                }
+            }
+            let mut rank = HashMap::new();
+            for (r, &id) in ids.iter().enumerate() {
+                rank.entry(id).or_insert(r);
+            }
+            let mut expected = words.clone();
+            rescanning(&mut expected, stride, &ids);
+            remove_group_targets(&mut words, stride, &rank);
+            proptest::prop_assert_eq!(words, expected);
+        }
+    }
 }

@@ -21,14 +21,30 @@ struct Symbol {
     params: Vec<u32>,
 }
 
-fn symbol(linked: &Linked, id: u32, name: String) -> Result<Symbol, LinkError> {
-    let def = linked
-        .get(Section::TypesValues)
-        .iter()
-        .chain(linked.get(Section::Functions))
-        .position(|i| i.result_id() == Some(id));
-    let all: Vec<_> = linked.get(Section::TypesValues).iter().chain(linked.get(Section::Functions)).collect();
-    let Some(at) = def else {
+/// The global values and functions in layout order, and where each id's
+/// first definition sits among them: built once, so that finding the
+/// definition of each of thousands of linkage symbols is a lookup.
+struct Definitions<'l> {
+    all: Vec<&'l Ins>,
+    at: HashMap<u32, usize>,
+}
+
+impl<'l> Definitions<'l> {
+    fn new(linked: &'l Linked) -> Definitions<'l> {
+        let all: Vec<&Ins> = linked.get(Section::TypesValues).iter().chain(linked.get(Section::Functions)).collect();
+        let mut at = HashMap::with_capacity(all.len());
+        for (k, ins) in all.iter().enumerate() {
+            if let Some(id) = ins.result_id() {
+                at.entry(id).or_insert(k);
+            }
+        }
+        Definitions { all, at }
+    }
+}
+
+fn symbol(defs: &Definitions, id: u32, name: String) -> Result<Symbol, LinkError> {
+    let all = &defs.all;
+    let Some(&at) = defs.at.get(&id) else {
         return Err(LinkError::new(format!("ID {id} is never defined:\n")));
     };
     let ins = all[at];
@@ -59,6 +75,8 @@ pub(super) fn link_symbols(linked: &mut Linked, options: &LinkOptions) -> Result
     let mut imports = Vec::new();
     let mut exports: HashMap<String, Vec<Symbol>> = HashMap::new();
     let mut link_once: Vec<Symbol> = Vec::new();
+    // The LinkOnceODR names kept so far (the first of each name is).
+    let mut link_once_names: HashSet<String> = HashSet::new();
     let decorations: Vec<(u32, String, u32)> = linked
         .get(Section::Annotations)
         .iter()
@@ -68,15 +86,16 @@ pub(super) fn link_symbols(linked: &mut Linked, options: &LinkOptions) -> Result
             (d.words[1], name, d.words.get(3 + n).copied().unwrap_or(u32::MAX))
         })
         .collect();
+    let defs = Definitions::new(linked);
     for (id, name, kind) in decorations {
-        let s = symbol(linked, id, name).map_err(|mut e| {
+        let s = symbol(&defs, id, name).map_err(|mut e| {
             e.notes.push(linked.origin(id));
             e
         })?;
         match kind {
             IMPORT => imports.push(s),
             EXPORT => exports.entry(s.name.clone()).or_default().push(s),
-            LINK_ONCE_ODR if !link_once.iter().any(|l| l.name == s.name) => link_once.push(s),
+            LINK_ONCE_ODR if link_once_names.insert(s.name.clone()) => link_once.push(s),
             _ => {}
         }
     }
@@ -168,8 +187,14 @@ pub(super) fn link_symbols(linked: &mut Linked, options: &LinkOptions) -> Result
 }
 
 fn check_compatibility(linked: &Linked, pairs: &[(Symbol, Symbol)], options: &LinkOptions) -> Result<(), LinkError> {
-    let types = linked.get(Section::TypesValues);
-    let def = |id: u32| types.iter().find(|i| i.result_id() == Some(id));
+    // Each type's first definition, looked up once per pair.
+    let mut types: HashMap<u32, &Ins> = HashMap::new();
+    for ins in linked.get(Section::TypesValues) {
+        if let Some(id) = ins.result_id() {
+            types.entry(id).or_insert(ins);
+        }
+    }
+    let def = |id: u32| types.get(&id).copied();
     let mismatch = |what: &str, i: &Symbol, e: &Symbol| {
         let mut err = LinkError::new(format!(
             "{what} mismatch on symbol \"{}\" between imported variable/function %{} and exported variable/function %{}.",
@@ -196,19 +221,9 @@ fn check_compatibility(linked: &Linked, pairs: &[(Symbol, Symbol)], options: &Li
         }
         return Err(mismatch("Type", i, e));
     }
+    let by_target = decorations_by_target(linked);
     let decos = |id: u32| {
-        let mut v: Vec<Vec<u32>> = linked
-            .get(Section::Annotations)
-            .iter()
-            .filter(|d| {
-                is_decoration(d.opcode()) && d.words[1] == id && !(d.opcode() == 71 && d.words[2] == LINKAGE_ATTRIBUTES)
-            })
-            .map(|d| {
-                let mut w = vec![d.opcode() as u32];
-                w.extend(&d.words[2..]);
-                w
-            })
-            .collect();
+        let mut v: Vec<Vec<u32>> = by_target.get(&id).cloned().unwrap_or_default();
         v.sort();
         v.dedup();
         v
@@ -219,6 +234,21 @@ fn check_compatibility(linked: &Linked, pairs: &[(Symbol, Symbol)], options: &Li
         }
     }
     Ok(())
+}
+
+/// Each id's decorations but its linkage attributes, as (opcode, operands
+/// after the target), in one pass: a pass per imported symbol would cost
+/// the product of their number and the annotations'.
+fn decorations_by_target(linked: &Linked) -> HashMap<u32, Vec<Vec<u32>>> {
+    let mut by_target: HashMap<u32, Vec<Vec<u32>>> = HashMap::new();
+    for d in linked.get(Section::Annotations) {
+        if is_decoration(d.opcode()) && !(d.opcode() == 71 && d.words[2] == LINKAGE_ATTRIBUTES) {
+            let mut w = vec![d.opcode() as u32];
+            w.extend(&d.words[2..]);
+            by_target.entry(d.words[1]).or_default().push(w);
+        }
+    }
+    by_target
 }
 
 /// Casts the pointer arguments of calls to an export whose parameter has

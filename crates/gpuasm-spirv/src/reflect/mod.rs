@@ -27,6 +27,7 @@ pub use types::glsl_type;
 
 use crate::grammar::{decoration, op, storage_class, OperandKind};
 use crate::module::Module;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use types::{decoration_value, has_decoration, pointee, struct_size, unwrap_arrays};
 
@@ -239,8 +240,11 @@ fn string_at(m: &Module, i: usize, from: usize) -> String {
 /// Reflects a module.
 pub fn reflect(m: &Module) -> Reflection {
     let (major, minor) = m.header().version_parts();
-    let mut names = rustc_hash::FxHashMap::default();
+    let mut names = FxHashMap::default();
     let mut member_names = MemberNames::default();
+    // Each function's entry points so far, so that a mode finds its entry
+    // points without scanning them all (thousands of entry points are legal).
+    let mut by_function: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
     let mut r = Reflection {
         version: format!("{major}.{minor}"),
         source_language: None,
@@ -267,6 +271,7 @@ pub fn reflect(m: &Module) -> Reflection {
             op::OpEntryPoint => {
                 let name = string_at(m, i, 3);
                 let name_words = name.len() / 4 + 1;
+                by_function.entry(words[2]).or_default().push(r.entry_points.len());
                 r.entry_points.push(EntryPoint {
                     execution_model: OperandKind::ExecutionModel.enumerant(words[1]).map_or("?", |e| e.name),
                     function: words[2],
@@ -290,7 +295,8 @@ pub fn reflect(m: &Module) -> Reflection {
                     }
                     _ => None,
                 };
-                for ep in r.entry_points.iter_mut().filter(|e| e.function == target) {
+                for &e in by_function.get(&target).map_or(&[][..], Vec::as_slice) {
+                    let ep = &mut r.entry_points[e];
                     ep.modes.push(Mode {
                         mode: OperandKind::ExecutionMode.enumerant(mode).map_or("?", |e| e.name),
                         operands: operands.clone(),
@@ -312,9 +318,11 @@ pub fn reflect(m: &Module) -> Reflection {
         }
     }
     let name = |id: u32| names.get(&id).cloned();
+    let listed_by = interface_users(&r.entry_points);
     let users = |id: u32| -> Vec<String> {
-        r.entry_points.iter().filter(|e| e.interface.contains(&id)).map(|e| e.name.clone()).collect()
+        listed_by.get(&id).map_or(&[][..], Vec::as_slice).iter().map(|&e| r.entry_points[e].name.clone()).collect()
     };
+    let mut member_builtins = FxHashMap::default();
     let mut descriptors = Vec::new();
     let mut push_constants = Vec::new();
     let mut specs = Vec::new();
@@ -325,7 +333,9 @@ pub fn reflect(m: &Module) -> Reflection {
             op::OpVariable => {
                 let (id, storage) = (words[2], words[3]);
                 let (base, array) = unwrap_arrays(m, pointee(m, words[1]));
-                let block = (m.def_opcode(base) == Some(op::OpTypeStruct)).then(|| block_of(m, &member_names, base));
+                // Only descriptors and push constants show it: stage
+                // variables must not pay for their structures' layout.
+                let block = || (m.def_opcode(base) == Some(op::OpTypeStruct)).then(|| block_of(m, &member_names, base));
                 let dec = |d| decoration_value(m, id, -1, d);
                 match storage {
                     storage_class::UniformConstant | storage_class::Uniform | storage_class::StorageBuffer => {
@@ -349,7 +359,7 @@ pub fn reflect(m: &Module) -> Reflection {
                             array,
                             readonly: access(decoration::NonWritable),
                             writeonly: access(decoration::NonReadable),
-                            block: if buffer { block } else { None },
+                            block: if buffer { block() } else { None },
                             entry_points: users(id),
                         });
                     }
@@ -357,14 +367,12 @@ pub fn reflect(m: &Module) -> Reflection {
                         id,
                         name: name(id),
                         type_name: name(base),
-                        block,
+                        block: block(),
                         entry_points: users(id),
                     }),
                     storage_class::Input | storage_class::Output => {
                         let builtin = has_decoration(m, id, -1, decoration::BuiltIn)
-                            || m.decorations()
-                                .get(&base)
-                                .is_some_and(|l| l.iter().any(|(d, k, _)| *d == decoration::BuiltIn && *k >= 0));
+                            || *member_builtins.entry(base).or_insert_with(|| has_builtin_member(m, base));
                         if builtin {
                             continue;
                         }
@@ -423,6 +431,28 @@ pub fn reflect(m: &Module) -> Reflection {
     r
 }
 
+/// For each interface variable, the entry points (indexes, ascending,
+/// each once) that list it: one pass over the interfaces instead of one
+/// per variable.
+fn interface_users(entry_points: &[EntryPoint]) -> FxHashMap<u32, Vec<usize>> {
+    let mut users: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    for (e, ep) in entry_points.iter().enumerate() {
+        for &id in &ep.interface {
+            let list = users.entry(id).or_default();
+            // An interface may list a variable twice; the entry point counts once.
+            if list.last() != Some(&e) {
+                list.push(e);
+            }
+        }
+    }
+    users
+}
+
+/// Whether a member of structure `st` is a built-in (a block of built-ins).
+fn has_builtin_member(m: &Module, st: u32) -> bool {
+    m.decorations().get(&st).is_some_and(|l| l.iter().any(|(d, k, _)| *d == decoration::BuiltIn && *k >= 0))
+}
+
 /// The default value of an `OpSpecConstant`.
 fn spec_default(m: &Module, id: u32) -> Option<u32> {
     (m.def_opcode(id)? == op::OpSpecConstant).then(|| m.def_word(id, 3)).flatten()
@@ -452,7 +482,7 @@ fn descriptor_kind(m: &Module, storage: u32, base: u32) -> DescriptorKind {
 }
 
 /// Each (structure, member)'s `OpMemberName`.
-type MemberNames = rustc_hash::FxHashMap<(u32, u32), String>;
+type MemberNames = FxHashMap<(u32, u32), String>;
 
 /// A structure's layout from its member decorations.
 fn block_of(m: &Module, member_names: &MemberNames, st: u32) -> Block {

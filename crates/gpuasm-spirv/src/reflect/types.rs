@@ -2,20 +2,26 @@
 //! and offsets of buffer blocks (from their layout decorations).
 
 use crate::grammar::{decoration, dim, op};
+use crate::module::decorations::Applied;
 use crate::module::Module;
 
 /// Decoration parameter of `id` (member `member`, -1 for the id itself).
 pub(super) fn decoration_value(m: &Module, id: u32, member: i64, dec: u32) -> Option<u32> {
-    m.decorations()
-        .get(&id)?
-        .iter()
-        .find(|(d, k, _)| *d == dec && *k == member)
-        .map(|(_, _, p)| p.first().copied().unwrap_or(0))
+    first_decoration(m, id, member, dec).map(|(_, _, p)| p.first().copied().unwrap_or(0))
 }
 
 /// Whether `id` (member `member`) carries decoration `dec`.
 pub(super) fn has_decoration(m: &Module, id: u32, member: i64, dec: u32) -> bool {
-    m.decorations().get(&id).is_some_and(|l| l.iter().any(|(d, k, _)| *d == dec && *k == member))
+    first_decoration(m, id, member, dec).is_some()
+}
+
+/// The first `dec` on `id` (member `member`). Each id's list is sorted by
+/// member, then decoration, so a binary search finds it: a scan would make
+/// a structure's members cost the square of their number.
+fn first_decoration<'m>(m: &'m Module, id: u32, member: i64, dec: u32) -> Option<&'m Applied> {
+    let list = m.decorations().get(&id)?;
+    let at = list.partition_point(|(d, k, _)| (*k, *d) < (member, dec));
+    list.get(at).filter(|(d, k, _)| *d == dec && *k == member)
 }
 
 /// Strips array types: the element type and the lengths, outermost first
