@@ -443,31 +443,21 @@ impl<'m> Differ<'m> {
                     return false;
                 }
                 let words = d.src.num_in_operand_words(si);
-                match opcode {
-                    op::OpTypeVoid
-                    | op::OpTypeBool
-                    | op::OpTypeSampler
-                    | op::OpTypeAccelerationStructureKHR
-                    | op::OpTypeRayQueryKHR => true,
-                    op::OpTypeInt
-                    | op::OpTypeFloat
-                    | op::OpTypeVector
-                    | op::OpTypeMatrix
-                    | op::OpTypeSampledImage
-                    | op::OpTypeRuntimeArray
-                    | op::OpTypePointer => d.operands_match(si, di, 0, words),
-                    op::OpTypeFunction | op::OpTypeImage => {
+                match (Self::type_rule(opcode), opcode) {
+                    (None, _) => false,
+                    (Some(false), op::OpTypeStruct) => d.match_struct(si, di, flexibility),
+                    (Some(false), _) => true,
+                    (Some(true), op::OpTypeFunction | op::OpTypeImage) => {
                         words == d.dst.num_in_operand_words(di) && d.operands_match(si, di, 0, words)
                     }
-                    op::OpTypeArray => {
+                    (Some(true), op::OpTypeArray) => {
                         d.operands_match(si, di, 0, 1)
                             && (d.identical_uint_constants(
                                 d.src.single_word_in_operand(si, 1),
                                 d.dst.single_word_in_operand(di, 1),
                             ) || d.operands_match(si, di, 1, 1))
                     }
-                    op::OpTypeStruct => d.match_struct(si, di, flexibility),
-                    _ => false,
+                    (Some(true), _) => d.operands_match(si, di, 0, words),
                 }
             });
         }
