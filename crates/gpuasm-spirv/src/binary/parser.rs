@@ -244,6 +244,8 @@ pub static UNKNOWN_INSTRUCTION: InstructionInfo = InstructionInfo {
     fast_prefix: 0,
     fast_tail: false,
     string_tail: false,
+    all_ids: false,
+    leading_ids: 0,
 };
 
 impl<'a> Instruction<'a> {
