@@ -15,8 +15,9 @@ use super::side::{is_id, Side};
 use super::{DiffError, DiffOptions};
 use crate::binary::literal_string_bytes;
 use crate::grammar::{op, OperandKind};
+use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 const BUILT_IN: u32 = 11;
 const SPEC_ID: u32 = 1;
@@ -325,17 +326,26 @@ impl<'m> Differ<'m> {
                 self.map.map_insts(s, 0, d, 0);
                 continue;
             }
+            // Each src entry point takes the first dst one of its name not
+            // yet paired: the dst ones queued by name, in order, so that
+            // many entry points are not scanned once per entry point.
+            let name = |side: &Side<'m>, i| side.operand(i, 2).map(|(_, w)| literal_string_bytes(w));
+            let mut by_name: FxHashMap<Option<&[u8]>, VecDeque<usize>> = FxHashMap::default();
+            for &d in &dst {
+                by_name.entry(name(&self.dst, d)).or_default().push_back(d);
+            }
             for &s in &src {
-                for &d in &dst {
+                let Some(queue) = by_name.get_mut(&name(&self.src, s)) else { continue };
+                // A paired one leaves the queue when next met: the scan
+                // would pass over it from then on.
+                while let Some(&d) = queue.front() {
                     if self.map.dst_to_src.inst(d).is_some() {
+                        queue.pop_front();
                         continue;
                     }
-                    let name = |side: &Side<'m>, i| side.operand(i, 2).map(|(_, w)| literal_string_bytes(w));
-                    if name(&self.src, s) == name(&self.dst, d) {
-                        self.map.map_ids(self.src.single_word_operand(s, 1), self.dst.single_word_operand(d, 1));
-                        self.map.map_insts(s, 0, d, 0);
-                        break;
-                    }
+                    self.map.map_ids(self.src.single_word_operand(s, 1), self.dst.single_word_operand(d, 1));
+                    self.map.map_insts(s, 0, d, 0);
+                    break;
                 }
             }
         }
