@@ -624,7 +624,33 @@ impl<'m> Differ<'m> {
     }
 
     fn constant_want(&self, si: usize) -> Want {
+        if self.spec_constant_unmatchable(si) {
+            return Want::Never;
+        }
         self.constant_parts(Which::Src, si).map_or(Want::Never, |parts| Self::src_want(&parts))
+    }
+
+    /// A src spec constant [`Self::match_spec_constant`] rejects against
+    /// every dst one, known without trying them (a chain of unmatched
+    /// `OpSpecConstantOp`s tried every dst constant for each): unnamed,
+    /// without SpecId, and either not an `OpSpecConstantOp` or with an id
+    /// operand still unpaired (a dst one of the same spec opcode has an id
+    /// there, never 0, so the ids cannot match).
+    fn spec_constant_unmatchable(&self, si: usize) -> bool {
+        let s = self.src.result_id(si);
+        match self.src.opcode(si) {
+            op::OpSpecConstantTrue | op::OpSpecConstantFalse | op::OpSpecConstant | op::OpSpecConstantOp => {}
+            _ => return false,
+        }
+        if self.src.name(s).is_some() || self.src.decoration(s, SPEC_ID).is_some() {
+            return false;
+        }
+        if self.src.opcode(si) != op::OpSpecConstantOp {
+            return true;
+        }
+        (0..self.src.num_in_operand_words(si)).any(|k| {
+            matches!(self.src.in_operand(si, k), Some((kind, w)) if is_id(kind) && self.map.dst_id(w.first().copied().unwrap_or(0)) == 0)
+        })
     }
 
     fn constant_dst_key(&self, di: usize) -> u64 {
@@ -655,7 +681,7 @@ impl<'m> Differ<'m> {
             // Every pool entry is a variable: one bucket.
             self.match_ids(
                 &mut pools,
-                |_, _| Want::Key(0),
+                |d, si| if d.variable_unmatchable(si) { Want::Never } else { Want::Key(0) },
                 |_, _| 0,
                 |d, si, di| d.match_variable(si, di, flexibility),
             );
@@ -695,6 +721,22 @@ impl<'m> Differ<'m> {
             }
         }
         false
+    }
+
+    /// A src variable [`Self::match_variable`] rejects against every dst
+    /// one, known without trying them (thousands of unnamed variables
+    /// tried every dst variable for each): not per-vertex, unnamed, and
+    /// without the decorations a rule reads on the src side (BuiltIn, both
+    /// DescriptorSet and Binding, Location).
+    fn variable_unmatchable(&self, si: usize) -> bool {
+        let s = self.src.result_id(si);
+        let has = |decoration| self.src.decoration(s, decoration).is_some();
+        let read = self.src.is_per_vertex_variable(s)
+            || self.src.name(s).is_some()
+            || has(BUILT_IN)
+            || (has(DESCRIPTOR_SET) && has(BINDING))
+            || has(LOCATION);
+        !read
     }
 
     fn variables_matchable(&self, s: u32, d: u32, flexibility: u32) -> bool {
