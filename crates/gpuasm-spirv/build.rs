@@ -326,15 +326,9 @@ fn main() {
             && i.operands[fast_prefix].kind == "LiteralString"
             && i.operands[fast_prefix].quantifier.is_none()
             && i.opname != "OpExtInstImport";
-        // Every operand an id, in any number: each word after the first is one.
-        let is_id = |o: &JsonOperand| kinds[resolve(0, &o.kind)].category == "Id";
-        let all_ids = i.operands.iter().all(is_id);
-        // Ids exactly once before any other operand: an instruction of that
-        // many words is ids alone (`OpLoad` without its memory operands).
-        let leading_ids = i.operands.iter().take_while(|o| is_id(o) && o.quantifier.is_none()).count();
         writeln!(
             out,
-            "    InstructionInfo {{ name: {:?}, opcode: {}, class: {:?}, operands: {}, capabilities: {}, extensions: &{:?}, version: {}, last_version: {}, aliases: &{:?}, provisional: {}, has_result_type: {has_type}, has_result: {has_result}, declares_type: {}, fast_prefix: {fast_prefix}, fast_tail: {fast_tail}, string_tail: {string_tail}, all_ids: {all_ids}, leading_ids: {leading_ids} }},",
+            "    InstructionInfo {{ name: {:?}, opcode: {}, class: {:?}, operands: {}, capabilities: {}, extensions: &{:?}, version: {}, last_version: {}, aliases: &{:?}, provisional: {}, has_result_type: {has_type}, has_result: {has_result}, declares_type: {}, fast_prefix: {fast_prefix}, fast_tail: {fast_tail}, string_tail: {string_tail} }},",
             i.opname,
             i.opcode,
             i.class,

@@ -244,8 +244,6 @@ pub static UNKNOWN_INSTRUCTION: InstructionInfo = InstructionInfo {
     fast_prefix: 0,
     fast_tail: false,
     string_tail: false,
-    all_ids: false,
-    leading_ids: 0,
 };
 
 impl<'a> Instruction<'a> {

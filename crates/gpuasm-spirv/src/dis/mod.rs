@@ -560,21 +560,6 @@ impl<'a, 'n> Printer<'a, 'n> {
         let line = &mut self.out;
         line_start_text(line, inst.result_id, names, indent, color);
         number::push_bytes(line, inst.info.name.as_bytes());
-        let ids_only = inst.info.all_ids || inst.words.len() <= 1 + inst.info.leading_ids as usize;
-        if ids_only && !color {
-            // Every word after the first is an id: the words before the
-            // result id (the result type) and after it, in order.
-            let result_at = if inst.info.has_result { 1 + usize::from(inst.info.has_result_type) } else { 0 };
-            let before = inst.words.get(1..result_at).unwrap_or(&[]);
-            let after = inst.words.get(result_at + 1..).unwrap_or(&[]);
-            for &w in before.iter().chain(after) {
-                number::push_bytes(line, b" %");
-                names.write(line, w);
-            }
-            line.push(b'\n');
-            self.last_comment_align = 0;
-            return;
-        }
         for (i, o) in inst.operands.iter().enumerate() {
             if o.kind.info().category == Category::Id {
                 if o.kind == OperandKind::IdResult {

@@ -163,13 +163,6 @@ pub struct InstructionInfo {
     pub(crate) fast_tail: bool,
     /// The only operand after the fast prefix is a literal string.
     pub(crate) string_tail: bool,
-    /// Every operand is an id, in any number (optional and repeated ones
-    /// too): each word after the first is one, so the disassembler prints
-    /// the words without going through the operand list.
-    pub(crate) all_ids: bool,
-    /// How many operands are ids, each exactly once, before any other: an
-    /// instruction with no more words than those holds ids alone.
-    pub(crate) leading_ids: u8,
 }
 
 /// One instruction of an extended instruction set.
@@ -431,28 +424,6 @@ pub fn generator_name(tool: u16) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The id facts the disassembler prints lines from without the operand
-    /// list: only ids count, optional and repeated ones for `all_ids`, and
-    /// only ids exactly once before anything else for `leading_ids`.
-    #[test]
-    fn id_only_instructions_are_the_grammars() {
-        let facts = |o| {
-            let i = instruction(o).unwrap();
-            (i.all_ids, i.leading_ids)
-        };
-        assert_eq!(facts(op::OpIAdd), (true, 4));
-        assert_eq!(facts(op::OpCompositeConstruct), (true, 2));
-        assert_eq!(facts(op::OpFunctionCall), (true, 3));
-        assert_eq!(facts(op::OpReturnValue), (true, 1));
-        assert_eq!(facts(op::OpLoad), (false, 3));
-        assert_eq!(facts(op::OpStore), (false, 2));
-        assert_eq!(facts(op::OpVariable), (false, 2));
-        assert_eq!(facts(op::OpExtInst), (false, 3));
-        assert_eq!(facts(op::OpName), (false, 1));
-        assert_eq!(facts(op::OpPhi), (false, 2));
-        assert_eq!(facts(op::OpReturn), (true, 0));
-    }
 
     #[test]
     fn lookups_agree_with_the_grammar() {
