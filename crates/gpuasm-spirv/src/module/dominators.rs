@@ -1,7 +1,7 @@
 //! Graph algorithms over a function's blocks, numbered from 0 (the entry)
 //! with successor lists: depth-first postorder, immediate dominators
-//! (Lengauer and Tarjan's algorithm), and a dominator tree answering "does a dominate b" in
-//! constant time. The validator runs them on the control-flow graph, on
+//! (Lengauer and Tarjan's algorithm), and a dominator tree answering "does
+//! a dominate b" in constant time. The validator runs them on the control-flow graph, on
 //! spirv-val's structural graph and on its reverse. Explicit stacks
 //! throughout: no recursion, however deep the graph.
 
@@ -34,19 +34,7 @@ pub(crate) fn postorder(succ: &[Vec<usize>], start: usize) -> Vec<usize> {
 /// the iterative algorithm it replaced passed over the graph once per
 /// level of loop nesting, and loops nested 20,000 deep took 28 s.
 pub(crate) fn dominators(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
-    (LengauerTarjan::run(succ), reverse_postorder(succ).1)
-}
-
-/// The blocks the entry reaches in reverse postorder, and each block's
-/// number in it (`usize::MAX` if unreachable).
-fn reverse_postorder(succ: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
-    let mut order = postorder(succ, 0);
-    order.reverse();
-    let mut rpo = vec![usize::MAX; succ.len()];
-    for (k, &b) in order.iter().enumerate() {
-        rpo[b] = k;
-    }
-    (order, rpo)
+    LengauerTarjan::run(succ)
 }
 
 /// The state of [`dominators`]' algorithm, over depth-first preorder
@@ -64,16 +52,19 @@ struct LengauerTarjan {
     ancestor: Vec<u32>,
     /// The number of least semidominator on the path to the root.
     label: Vec<u32>,
+    /// Each block's reverse-postorder number in the same depth-first walk
+    /// ([`postorder`]'s), `usize::MAX` if unreachable.
+    rpo: Vec<usize>,
 }
 
 const NONE: u32 = u32::MAX;
 
 impl LengauerTarjan {
-    fn run(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
+    fn run(succ: &[Vec<usize>]) -> (Vec<Option<usize>>, Vec<usize>) {
         let n = succ.len();
         let mut idom_of_block = vec![None; n];
         if n == 0 {
-            return idom_of_block;
+            return (idom_of_block, Vec::new());
         }
         let mut lt = LengauerTarjan::number(succ);
         let count = lt.vertex.len();
@@ -106,14 +97,16 @@ impl LengauerTarjan {
         for (w, &b) in lt.vertex.iter().enumerate() {
             idom_of_block[b] = Some(lt.vertex[idom[w] as usize]);
         }
-        idom_of_block
+        (idom_of_block, lt.rpo)
     }
 
     /// Numbers the blocks the entry reaches in depth-first preorder
-    /// (successors in their order, an explicit stack).
+    /// (successors in their order, an explicit stack), and in reverse
+    /// postorder from the same walk.
     fn number(succ: &[Vec<usize>]) -> LengauerTarjan {
         let mut number = vec![NONE; succ.len()];
         let (mut vertex, mut parent) = (vec![0], vec![NONE]);
+        let mut postorder = Vec::new();
         number[0] = 0;
         let mut stack = vec![(0usize, 0usize)];
         while let Some(&mut (b, ref mut next)) = stack.last_mut() {
@@ -126,11 +119,17 @@ impl LengauerTarjan {
                     stack.push((s, 0));
                 }
             } else {
+                postorder.push(b);
                 stack.pop();
             }
         }
         let count = vertex.len();
+        let mut rpo = vec![usize::MAX; succ.len()];
+        for (k, &b) in postorder.iter().rev().enumerate() {
+            rpo[b] = k;
+        }
         LengauerTarjan {
+            rpo,
             vertex,
             number,
             parent,
@@ -214,6 +213,18 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The blocks the entry reaches in reverse postorder, and each block's
+    /// number in it (`usize::MAX` if unreachable).
+    fn reverse_postorder(succ: &[Vec<usize>]) -> (Vec<usize>, Vec<usize>) {
+        let mut order = postorder(succ, 0);
+        order.reverse();
+        let mut rpo = vec![usize::MAX; succ.len()];
+        for (k, &b) in order.iter().enumerate() {
+            rpo[b] = k;
+        }
+        (order, rpo)
+    }
+
     /// Cooper, Harvey and Kennedy's iterative algorithm: slow on deep
     /// nesting, simple enough to trust as the reference.
     fn iterative(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
@@ -268,7 +279,10 @@ mod tests {
         /// included: the same immediate dominators as the reference.
         #[test]
         fn same_dominators_as_the_iterative_algorithm(succ in graph()) {
-            prop_assert_eq!(dominators(&succ).0, iterative(&succ));
+            let (idom, rpo) = dominators(&succ);
+            prop_assert_eq!(idom, iterative(&succ));
+            // The walk's reverse postorder is [`postorder`]'s.
+            prop_assert_eq!(rpo, reverse_postorder(&succ).1);
         }
     }
 
