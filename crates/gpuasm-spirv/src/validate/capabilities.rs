@@ -347,6 +347,21 @@ pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
         return;
     }
     let d = declared(m, options);
+    let mut passed = OpcodeSet::new(&[]);
+    for i in 0..m.insts.len() {
+        check_instruction(m, &d, r, i, &mut passed);
+        ext_instruction(m, &d, r, i);
+        if r.full() {
+            return;
+        }
+    }
+}
+
+/// What the module's version allows of its extensions and imported sets
+/// (checked by spirv-val once the instructions are registered, after the
+/// structural checks).
+pub(crate) fn check_extensions(m: &Module, options: &ValOptions, r: &mut Report) {
+    let d = declared(m, options);
     if d.module_version < crate::grammar::Version(1, 6)
         && !declared_extensions(m).contains(&b"SPV_KHR_non_semantic_info"[..])
     {
@@ -378,14 +393,6 @@ pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
                     format!("{name} extension requires SPIR-V version {}.{} or later.", min.0, min.1),
                 );
             }
-        }
-    }
-    let mut passed = OpcodeSet::new(&[]);
-    for i in 0..m.insts.len() {
-        check_instruction(m, &d, r, i, &mut passed);
-        ext_instruction(m, &d, r, i);
-        if r.full() {
-            return;
         }
     }
 }

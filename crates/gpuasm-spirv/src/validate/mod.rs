@@ -352,14 +352,17 @@ fn validate_on(
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    // These check the structure every later pass walks.
-    let ordered: &[schedule::Pass] = &[
-        &|r| limits::check_bound(module, limits, r),
-        &|r| layout::check(module, r),
-        &|r| ids::check(module, r),
-        &|r| capabilities::check(module, options, r),
-        &|r| cfg::check(module, r),
-        &|r| limits::check(module, limits, r),
+    // These check the structure every later pass walks; spirv-val makes
+    // these checks at each instruction in turn, ids first.
+    use schedule::Met::{After, Before, During};
+    let ordered: &schedule::Structural = &[
+        (&|r| limits::check_bound(module, limits, r), Before),
+        (&|r| layout::check(module, r), During(2)),
+        (&|r| ids::check(module, r), During(0)),
+        (&|r| capabilities::check(module, options, r), During(1)),
+        (&|r| cfg::check(module, r), During(3)),
+        (&|r| limits::check(module, limits, r), During(4)),
+        (&|r| capabilities::check_extensions(module, options, r), After),
     ];
     // The longest passes on large modules, started first when threads share
     // the passes out (the order of their results does not change).

@@ -1,20 +1,24 @@
 //! Runs the validation passes and picks the errors spirv-val would report:
-//! those of the first pass (in order) that finds any. Asked for every
-//! error (`every`), it also runs the other passes after the structural
-//! ones, whatever fails, and gives the errors of each failing pass, the
-//! first failing pass's first.
+//! of the structural passes, the one whose first error spirv-val meets
+//! first ([`Met`]); after them, the first pass (in order) that finds any.
+//! Asked for every error (`every`), it also runs the other passes after the
+//! structural ones, whatever fails, and gives the errors of each failing
+//! pass, the first failing pass's first.
 //!
 //! The structural passes check what every later pass walks (ids defined
 //! once and before use, the logical layout, functions and blocks); the
-//! passes after them start only once those have passed. Every pass only
-//! reads the module, each into its own report, so on a large module the
-//! structural ones, then the others, are shared out between threads. The
-//! answer does not depend on how they were shared: a pass is skipped only
-//! when an earlier one (in order) has already failed, and the errors kept
-//! are those of the earliest failing pass, as if they had run in order. A
-//! pass may meet a module an earlier pass rejects; it must not panic on it,
-//! but if it does while an earlier pass failed, the panic is dropped with
-//! that pass's result, as a sequential run would not have reached it.
+//! passes after them start only once those have passed. spirv-val makes
+//! its structural checks together, instruction by instruction, so all of
+//! them run when one fails, and the error reported is the earliest one.
+//! Every pass only reads the module, each into its own report, so on a
+//! large module the structural ones, then the others, are shared out
+//! between threads. The answer does not depend on how they were shared: a
+//! pass after the structural ones is skipped only when an earlier one (in
+//! order) has already failed, and the errors kept are those of the
+//! earliest failing pass, as if they had run in order. A pass may meet a
+//! module an earlier pass rejects; it must not panic on it, but if it does
+//! while an earlier pass failed, the panic is dropped with that pass's
+//! result, as a sequential run would not have reached it.
 
 use super::{Report, ValidationError};
 use crate::placement::Placement;
@@ -24,6 +28,37 @@ use std::sync::{Barrier, Mutex, OnceLock};
 
 /// One validation pass.
 pub(crate) type Pass<'a> = &'a (dyn for<'m, 'w> Fn(&mut Report<'m, 'w>) + Sync);
+
+/// When spirv-val meets a structural pass's errors. It walks the
+/// instructions once making every structural check at each (ids,
+/// capabilities, layout, blocks, limits, in that order), so the error it
+/// reports is the one at the earliest instruction, whichever check finds
+/// it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Met {
+    /// Before the walk (the header's id bound).
+    Before,
+    /// At each instruction, in this rank among the checks made there; the
+    /// pass's errors of the whole module come after the walk, in pass
+    /// order.
+    During(u8),
+    /// In a later walk, after every check of the first one.
+    After,
+}
+
+/// The order of a failing structural pass's first error (pass `k`, its
+/// errors `errors`) among spirv-val's checks: the lowest comes first.
+fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize) {
+    match (met, errors.first().and_then(|e| e.instruction_index)) {
+        (Met::Before, _) => (0, 0, k),
+        (Met::During(rank), Some(i)) => (1, i, rank as usize),
+        (Met::During(_), None) => (2, k, 0),
+        (Met::After, i) => (3, i.unwrap_or(usize::MAX), k),
+    }
+}
+
+/// The structural passes, each with when spirv-val meets its errors.
+pub(crate) type Structural<'a> = [(Pass<'a>, Met)];
 
 /// Below this many instructions a module is validated on one thread: the
 /// passes take less time than starting a thread.
@@ -53,7 +88,7 @@ enum Outcome {
 /// once the structural ones pass: see [`Failures`]).
 pub(crate) fn run<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
-    structural: &[Pass],
+    structural: &Structural,
     independent: &[Pass],
     long_first: &[Pass],
     threads: usize,
@@ -164,14 +199,16 @@ impl Board {
     pub(crate) fn work<'m, 'w>(
         &self,
         new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
-        structural: &[Pass],
+        structural: &Structural,
         independent: &[Pass],
         long_first: &[Pass],
         every: bool,
     ) -> Result<(), Failures> {
-        // Later passes walk what the structural ones check: the first
-        // structural failure ends validation, even with `every`.
-        self.structure.work(new_report, structural, &order(structural, &[]), false);
+        // Later passes walk what the structural ones check: a structural
+        // failure ends validation, even with `every`. All of them run, for
+        // the earliest error.
+        let passes: Vec<Pass> = structural.iter().map(|&(p, _)| p).collect();
+        self.structure.work(new_report, &passes, &order(&passes, &[]), true);
         self.between.wait();
         if !self.structure.failed() {
             self.rest.work(new_report, independent, &order(independent, long_first), every);
@@ -180,7 +217,7 @@ impl Board {
         if std::thread::current().id() != self.owner {
             return Ok(());
         }
-        self.structure.result(false)?;
+        self.structure.earliest(structural)?;
         self.rest.result(every)
     }
 }
@@ -262,16 +299,58 @@ impl Progress {
     }
 }
 
+impl Progress {
+    /// The errors of the structural pass whose first error spirv-val meets
+    /// first; the first failing pass's panic, if it panicked.
+    fn earliest(&self, structural: &Structural) -> Result<(), Failures> {
+        let mut outcomes = std::mem::take(&mut *self.outcomes.lock().unwrap_or_else(|e| e.into_inner()));
+        outcomes.sort_unstable_by_key(|(k, _)| *k);
+        let mut failed = Vec::new();
+        for (k, outcome) in outcomes {
+            match outcome {
+                Outcome::Errors(errors) => failed.push((k, errors)),
+                // A panic after a failing pass is dropped with it.
+                Outcome::Panicked(payload) if failed.is_empty() => panic::resume_unwind(payload),
+                Outcome::Panicked(_) => {}
+            }
+        }
+        earliest(structural, failed)
+    }
+}
+
+/// Of the failing structural passes (pass, errors; in pass order), the
+/// errors of the one spirv-val reports.
+fn earliest(structural: &Structural, failed: Vec<(usize, Vec<ValidationError>)>) -> Result<(), Failures> {
+    match failed.into_iter().min_by_key(|(k, errors)| met_key(structural[*k].1, *k, errors)) {
+        Some((_, errors)) => Err(vec![errors]),
+        None => Ok(()),
+    }
+}
+
 /// Every pass on this thread, in order: up to the first failure, or with
 /// `every`, all of `independent` once `structural` pass.
 fn run_in_order<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
-    structural: &[Pass],
+    structural: &Structural,
     independent: &[Pass],
     every: bool,
 ) -> Result<(), Failures> {
+    let mut failed = Vec::new();
+    for (k, (pass, _)) in structural.iter().enumerate() {
+        let mut report = new_report();
+        if failed.is_empty() {
+            pass(&mut report);
+        } else if panic::catch_unwind(AssertUnwindSafe(|| pass(&mut report))).is_err() {
+            // A pass after a failing one met a module it does not expect.
+            continue;
+        }
+        if !report.errors.is_empty() {
+            failed.push((k, report.errors));
+        }
+    }
+    earliest(structural, failed)?;
     let mut report = new_report();
-    let until_failure = structural.iter().chain(if every { &[][..] } else { independent });
+    let until_failure = if every { &[][..] } else { independent };
     for pass in until_failure {
         pass(&mut report);
         if !report.errors.is_empty() {
@@ -305,23 +384,30 @@ fn run_in_order<'m, 'w>(
 /// the first failure in order is the answer.
 fn run_every<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
-    structural: &[Pass],
+    structural: &Structural,
     independent: &[Pass],
 ) -> Result<(), Failures> {
-    for phase in [structural, independent] {
-        let mut first = None;
-        for pass in phase {
-            let mut report = new_report();
-            pass(&mut report);
-            if first.is_none() && !report.errors.is_empty() {
-                first = Some(report.errors);
-            }
-        }
-        if let Some(errors) = first {
-            return Err(vec![errors]);
+    let mut failed = Vec::new();
+    for (k, (pass, _)) in structural.iter().enumerate() {
+        let mut report = new_report();
+        pass(&mut report);
+        if !report.errors.is_empty() {
+            failed.push((k, report.errors));
         }
     }
-    Ok(())
+    earliest(structural, failed)?;
+    let mut first = None;
+    for pass in independent {
+        let mut report = new_report();
+        pass(&mut report);
+        if first.is_none() && !report.errors.is_empty() {
+            first = Some(report.errors);
+        }
+    }
+    match first {
+        Some(errors) => Err(vec![errors]),
+        None => Ok(()),
+    }
 }
 
 /// How many threads the passes may use.
@@ -379,6 +465,15 @@ mod tests {
         move |r: &mut Report| r.module_error(ErrorKind::Limit, message)
     }
 
+    fn fail_at(inst: usize, message: &'static str) -> impl Fn(&mut Report) + Sync {
+        move |r: &mut Report| r.error(ErrorKind::Layout, inst, message)
+    }
+
+    /// A structural pass spirv-val checks at each instruction.
+    fn during(pass: Pass) -> (Pass, Met) {
+        (pass, Met::During(0))
+    }
+
     #[test]
     fn the_first_failing_pass_in_order_decides_however_they_are_shared() {
         let words = big_words();
@@ -394,34 +489,70 @@ mod tests {
         for threads in [1, 2, 4] {
             let (late, panics): (Pass, Pass) = (&late, &panics);
             for long_first in [&[][..], &[late, panics]] {
-                let first =
-                    run(&new_report, &[&ok], &[&ok, &slow, late, panics], long_first, threads, false).unwrap_err();
+                let first = run(&new_report, &[during(&ok)], &[&ok, &slow, late, panics], long_first, threads, false)
+                    .unwrap_err();
                 assert_eq!(first[0][0].message, "slow and first", "{threads} threads");
             }
-            assert!(run(&new_report, &[&ok], &[&ok, &ok, &ok], &[], threads, false).is_ok());
-            let ordered = run(&new_report, &[&fail("ordered")], &[late], &[], threads, false).unwrap_err();
+            assert!(run(&new_report, &[during(&ok)], &[&ok, &ok, &ok], &[], threads, false).is_ok());
+            let ordered = run(&new_report, &[during(&fail("ordered"))], &[late], &[], threads, false).unwrap_err();
             assert_eq!(ordered[0][0].message, "ordered");
-            let structural: [Pass; 4] = [&ok, &slow, &fail("structural"), panics];
+            let structural_fail = fail("structural");
+            let structural = [during(&ok), during(&slow), during(&structural_fail), during(panics)];
             let first = run(&new_report, &structural, &[late], &[], threads, false).unwrap_err();
             assert_eq!(first[0][0].message, "slow and first", "{threads} threads");
         }
-        let alone =
-            std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&ok], &[&ok, &panics], &[], 2, false)));
+        let alone = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run(&new_report, &[during(&ok)], &[&ok, &panics], &[], 2, false)
+        }));
         assert!(alone.is_err(), "a panic no earlier failure explains is a bug, and shows");
         for threads in [1, 2, 4] {
             let (late, panics): (Pass, Pass) = (&late, &panics);
             // Every failing pass, the first failing one first; a later
             // pass's panic is dropped; a structural failure still ends it.
-            let every = run(&new_report, &[&ok], &[&ok, late, &slow, panics, &ok], &[late], threads, true).unwrap_err();
+            let every =
+                run(&new_report, &[during(&ok)], &[&ok, late, &slow, panics, &ok], &[late], threads, true).unwrap_err();
             let messages: Vec<&str> = every.iter().map(|errors| errors[0].message.as_str()).collect();
             assert_eq!(messages, ["later", "slow and first"], "{threads} threads");
-            let structural: [Pass; 3] = [&ok, &fail("structural"), &fail("second")];
+            let (first_fail, second_fail) = (fail("structural"), fail("second"));
+            let structural = [during(&ok), during(&first_fail), during(&second_fail)];
             let every = run(&new_report, &structural, &[late], &[], threads, true).unwrap_err();
             assert_eq!(every.len(), 1, "{threads} threads");
             assert_eq!(every[0][0].message, "structural");
         }
         let in_ordered =
-            std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[&panics], &[&ok], &[], 2, false)));
+            std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[during(&panics)], &[&ok], &[], 2, false)));
         assert!(in_ordered.is_err(), "and does not leave a thread waiting");
+    }
+
+    #[test]
+    fn the_structural_error_spirv_val_meets_first_decides() {
+        let words = big_words();
+        let module = Module::read(&words).unwrap();
+        let options = ValOptions::default();
+        let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100 };
+        let (layout5, ids3, caps3) = (fail_at(5, "layout at 5"), fail_at(3, "ids at 3"), fail_at(3, "caps at 3"));
+        let (module_wide, later, bound) = (fail("after the walk"), fail_at(1, "a later walk"), fail("the header"));
+        let (layout5, ids3, caps3): (Pass, Pass, Pass) = (&layout5, &ids3, &caps3);
+        let (module_wide, later, bound): (Pass, Pass, Pass) = (&module_wide, &later, &bound);
+        let cases: [(&[(Pass, Met)], &str); 6] = [
+            (
+                &[(layout5, Met::During(2)), (ids3, Met::During(0)), (caps3, Met::During(1)), (bound, Met::Before)],
+                "the header",
+            ),
+            (&[(layout5, Met::During(2)), (caps3, Met::During(1)), (ids3, Met::During(0))], "ids at 3"),
+            (&[(layout5, Met::During(2)), (caps3, Met::During(1))], "caps at 3"),
+            (&[(module_wide, Met::During(0)), (later, Met::After), (layout5, Met::During(2))], "layout at 5"),
+            (&[(later, Met::After), (module_wide, Met::During(0))], "after the walk"),
+            (&[(later, Met::After)], "a later walk"),
+        ];
+        for threads in [1, 2, 4] {
+            for (structural, expected) in cases {
+                for every in [false, true] {
+                    let failures = run(&new_report, structural, &[], &[], threads, every).unwrap_err();
+                    assert_eq!(failures.len(), 1, "{threads} threads");
+                    assert_eq!(failures[0][0].message, expected, "{threads} threads, every {every}");
+                }
+            }
+        }
     }
 }
