@@ -44,7 +44,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             op::OpFunction => {
                 ext_before_label = false;
                 if state != State::Outside {
-                    r.error(ErrorKind::FunctionStructure, i, "cannot declare a function in a function body");
+                    r.error(ErrorKind::FunctionStructure, i, "Cannot declare a function in a function body");
                 }
                 state = State::Header;
                 has_blocks = false;
@@ -53,14 +53,26 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 void_return = m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeVoid);
             }
             op::OpFunctionParameter => {
-                if state != State::Header {
-                    r.error(ErrorKind::FunctionStructure, i, "OpFunctionParameter must come right after OpFunction");
+                if state == State::Outside {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        "Function parameter instructions must be in a function body",
+                    );
+                } else if state != State::Header {
+                    r.error(
+                        ErrorKind::FunctionStructure,
+                        i,
+                        "Function parameters must only appear immediately after the function definition",
+                    );
                 }
             }
             op::OpLabel => match state {
-                State::Outside => r.error(ErrorKind::FunctionStructure, i, "labels must be in a function body"),
+                State::Outside => {
+                    r.error(ErrorKind::FunctionStructure, i, "Label instructions must be in a function body")
+                }
                 State::InBlock => {
-                    r.error(ErrorKind::FunctionStructure, i, "a block must end with a branch instruction")
+                    r.error(ErrorKind::FunctionStructure, i, "A block must end with a branch instruction.")
                 }
                 _ => {
                     state = State::InBlock;
@@ -72,9 +84,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             },
             op::OpFunctionEnd => {
                 match state {
-                    State::Outside => r.error(ErrorKind::FunctionStructure, i, "OpFunctionEnd without OpFunction"),
+                    State::Outside => {
+                        r.error(ErrorKind::FunctionStructure, i, "Function end instructions must be in a function body")
+                    }
                     State::InBlock => {
-                        r.error(ErrorKind::FunctionStructure, i, "function end cannot be called in blocks")
+                        r.error(ErrorKind::FunctionStructure, i, "Function end cannot be called in blocks")
                     }
                     _ => {}
                 }
@@ -83,15 +97,15 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 } else if seen_definition {
                     r.error(
                         ErrorKind::FunctionStructure,
-                        function_start,
-                        "function declarations must appear before function definitions",
+                        i,
+                        "Function declarations must appear before function definitions.",
                     );
                 }
                 state = State::Outside;
             }
             _ if TERMINATOR_SET.contains(opc) => {
                 if state != State::InBlock {
-                    r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"));
+                    r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]));
                 }
                 if opc == op::OpReturn && !void_return {
                     r.error(
@@ -148,7 +162,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 State::Header
                     if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst | op::OpExtInstWithForwardRefsKHR) =>
                 {
-                    r.error(ErrorKind::FunctionStructure, i, format!("{name} must be in a block"))
+                    r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]))
                 }
                 State::Header if !matches!(opc, op::OpLine | op::OpNoLine) && !old_debug_info(inst.ext_set()) => {
                     ext_before_label = true
@@ -171,11 +185,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                         || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
                             && inst.ext_set().is_some_and(|s| s.is_debug_or_non_semantic())) =>
                 {
-                    r.error(
-                        ErrorKind::FunctionStructure,
-                        i,
-                        format!("{name} must be in a block: a block ended before it"),
-                    )
+                    r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]))
                 }
                 _ => {}
             },

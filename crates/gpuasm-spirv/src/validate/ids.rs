@@ -264,7 +264,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             if kind == OperandKind::IdResultType {
                 if !def.info().declares_type {
-                    r.error(ErrorKind::TypeValueMismatch, i, format!("result type id {id} is not a type"));
+                    let name = r.id(id);
+                    r.error(ErrorKind::TypeValueMismatch, i, format!("ID {name} is not a type id"));
                 }
             } else if def.info().declares_type && !type_ok(m, i, k) {
                 let name = r.id(id);

@@ -237,17 +237,19 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 _ => {}
             }
-            // Function bodies: module-level-only instructions may not appear.
-            match section(m, i) {
-                Some(s) if s < Section::Types => {
-                    r.error(ErrorKind::Layout, i, format!("{name} cannot appear in a function"));
+            // Module-level-only instructions may not appear among the
+            // functions. spirv-val moves past the function sections at
+            // such an instruction and finds it out of place in the next
+            // one, the graph definitions, hence its message.
+            let out_of_place = match section(m, i) {
+                Some(s) if s < Section::Types => true,
+                Some(Section::Types) => {
+                    m.insts[i].info().declares_type || m.insts[i].info().class == "Constant-Creation"
                 }
-                Some(Section::Types)
-                    if m.insts[i].info().declares_type || m.insts[i].info().class == "Constant-Creation" =>
-                {
-                    r.error(ErrorKind::Layout, i, format!("{name} cannot appear in a function"));
-                }
-                _ => {}
+                _ => false,
+            };
+            if out_of_place {
+                r.error(ErrorKind::Layout, i, format!("{name} cannot appear in the graph definitions section"));
             }
             continue;
         }
@@ -262,7 +264,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         if op == op::OpMemoryModel {
             memory_models += 1;
             if memory_models > 1 {
-                r.error(ErrorKind::Layout, i, "a module has exactly one OpMemoryModel");
+                r.error(ErrorKind::Layout, i, "OpMemoryModel should only be provided once.");
             }
         }
         if s > Section::MemoryModel && memory_models == 0 {

@@ -184,10 +184,13 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 );
             } else if m.def_word(fn_type, 2) != Some(m.result_type_at(inst)) {
                 let t = r.id(m.result_type_at(inst));
+                let ret = r.id(m.def_word(fn_type, 2).unwrap_or(0));
                 r.error(
                     ErrorKind::OperandType,
                     i,
-                    format!("OpFunction Result Type <id> {t} does not match the Function Type's return type."),
+                    format!(
+                        "OpFunction Result Type <id> {t} does not match the Function Type's return type <id> {ret}."
+                    ),
                 );
             }
         }
