@@ -103,6 +103,10 @@ fn declared<'m>(m: &'m Module, options: &ValOptions) -> Declared<'m> {
 }
 
 fn names(caps: &[u32]) -> String {
+    // In value order, as spirv-val lists a set of capabilities.
+    let mut caps = caps.to_vec();
+    caps.sort_unstable();
+    caps.dedup();
     caps.iter()
         .map(|&c| OperandKind::Capability.enumerant(c).map_or_else(|| c.to_string(), |e| e.name.to_string()) + " ")
         .collect()
@@ -271,7 +275,6 @@ fn opcode_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) ->
 
 /// The capabilities, versions and extensions instruction `i`'s operands need.
 fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) {
-    let opc = m.opcode(i);
     for (k, o) in m.operands(i).iter().enumerate() {
         let cat = o.kind.info().category;
         if !matches!(cat, Category::ValueEnum | Category::BitEnum) {
@@ -287,7 +290,23 @@ fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) {
             return;
         }
     }
-    match opc {
+}
+
+/// The widths of integer and float types (checked by spirv-val with the
+/// types, in its later walk).
+pub(crate) fn check_widths(m: &Module, options: &ValOptions, r: &mut Report) {
+    let d = declared(m, options);
+    for i in 0..m.insts.len() {
+        width(m, &d, r, i);
+        if r.full() {
+            return;
+        }
+    }
+}
+
+/// What the capabilities declared allow of type `i`'s width.
+fn width(m: &Module, d: &Declared, r: &mut Report, i: usize) {
+    match m.opcode(i) {
         op::OpTypeInt => {
             let need = match m.word(i, 1) {
                 8 if !d.int8 => "Using an 8-bit integer type requires the Int8 capability, or an extension that explicitly enables 8-bit integers.".into(),

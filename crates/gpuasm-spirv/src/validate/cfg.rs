@@ -22,6 +22,14 @@ fn old_debug_info(set: Option<crate::binary::ExtSet>) -> bool {
     matches!(set, Some(crate::binary::ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100"))
 }
 
+/// An extended instruction of a debug-information or non-semantic set:
+/// the layout pass places these; any other instruction outside a block is
+/// out of place.
+fn debug_or_non_semantic(inst: &crate::module::Inst) -> bool {
+    matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
+        && inst.ext_set().is_some_and(|s| s.is_debug_or_non_semantic())
+}
+
 pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut state = State::Outside;
     let mut void_return = true;
@@ -159,9 +167,10 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 phi_section = false;
             }
             _ => match state {
-                State::Header
-                    if !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst | op::OpExtInstWithForwardRefsKHR) =>
-                {
+                // Before the first label, only lines and debug or
+                // non-semantic extended instructions (placed by the layout
+                // pass) may stand.
+                State::Header if !matches!(opc, op::OpLine | op::OpNoLine) && !debug_or_non_semantic(inst) => {
                     r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]))
                 }
                 State::Header if !matches!(opc, op::OpLine | op::OpNoLine) && !old_debug_info(inst.ext_set()) => {
@@ -169,7 +178,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 // Between functions only line and extended instructions may
                 // stand.
-                State::Outside if function_start > 0 && !matches!(opc, op::OpLine | op::OpNoLine | op::OpExtInst) => {
+                State::Outside
+                    if function_start > 0
+                        && !matches!(opc, op::OpLine | op::OpNoLine)
+                        && !debug_or_non_semantic(inst) =>
+                {
                     let message = if opc == op::OpFunctionCall {
                         "A FunctionCall must happen within a function body.".to_string()
                     } else {
@@ -180,11 +193,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 // Line information and non-semantic instructions (such as
                 // DebugLine) may follow a block's terminator.
                 // So may debug information (DebugScope, DebugNoScope...).
-                State::AfterTerminator
-                    if !(matches!(opc, op::OpLine | op::OpNoLine)
-                        || matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
-                            && inst.ext_set().is_some_and(|s| s.is_debug_or_non_semantic())) =>
-                {
+                State::AfterTerminator if !matches!(opc, op::OpLine | op::OpNoLine) && !debug_or_non_semantic(inst) => {
                     r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]))
                 }
                 _ => {}

@@ -140,19 +140,21 @@ fn non_semantic_use(inst: &crate::module::Inst) -> bool {
 }
 
 /// Uses of functions, function types and type-less ids (labels, strings,
-/// imports, decoration groups) outside the instructions made for them.
-fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
+/// imports, decoration groups) outside the instructions made for them;
+/// whether spirv-val finds the misuse only in its later walk (its function
+/// and type checks), not where it checks ids.
+fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, bool)> {
     let inst = &m.insts[i];
     let opc = inst.opcode();
     let class = inst.info().class;
     let def_opcode = def.opcode();
     if def_opcode == op::OpExtInst && non_semantic(def.ext_set()) && !non_semantic_use(inst) {
-        return Some("Operand {} in semantic instruction cannot be a non-semantic instruction");
+        return Some(("Operand {} in semantic instruction cannot be a non-semantic instruction", false));
     }
     let ext_inst = matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);
     // Only non-semantic extended instructions may name a function type.
     if ext_inst && def_opcode == op::OpTypeFunction && !non_semantic(inst.ext_set()) {
-        return Some("Invalid use of function type result id {}.");
+        return Some(("Invalid use of function type result id {}.", true));
     }
     let debug = matches!(class, "Debug" | "Annotation") || ext_inst;
     if debug {
@@ -172,12 +174,11 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
             ) || class == "Device-Side_Enqueue"
                 || operand_name.contains("Func")
                 || operand_name.contains("Invoke");
-            (!ok).then_some("Invalid use of function result id {}.")
+            (!ok).then_some(("Invalid use of function result id {}.", true))
         }
         // OpAsmINTEL (SPV_INTEL_inline_assembly) names its function type.
-        op::OpTypeFunction => {
-            (!matches!(opc, op::OpFunction | op::OpAsmINTEL)).then_some("Invalid use of function type result id {}.")
-        }
+        op::OpTypeFunction => (!matches!(opc, op::OpFunction | op::OpAsmINTEL))
+            .then_some(("Invalid use of function type result id {}.", true)),
         _ if m.result_type_at(def) == 0
             && !def.info().declares_type
             && m.operands(i)[k].kind != OperandKind::IdResultType
@@ -197,7 +198,7 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<&'static str> {
                         | op::OpExtInstImport
                         | op::OpAsmINTEL
                 );
-            (!ok).then_some("Operand {} requires a type")
+            (!ok).then_some(("Operand {} requires a type", false))
         }
         _ => None,
     }
@@ -207,6 +208,17 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let forward_pointers: FxHashSet<u32> =
         (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
     let mut undefined_forward: Vec<u32> = Vec::new();
+    // An id not defined yet where it is used, in spirv-val's words: a
+    // struct member may only name a forward pointer ahead.
+    let not_yet_defined = |r: &mut Report, kind: ErrorKind, i: usize, id: u32| {
+        let name = r.id(id);
+        let message = if m.opcode(i) == op::OpTypeStruct {
+            format!("Operand {name} requires a previous definition")
+        } else {
+            format!("ID {name} has not been defined")
+        };
+        r.error(kind, i, message);
+    };
     for i in 0..m.insts.len() {
         // Forward references are for non-semantic instructions only
         // (SPV_KHR_relaxed_extended_instruction).
@@ -233,13 +245,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 None => {
                     if forward_ok(m, i, k, &forward_pointers, id) {
                         undefined_forward.push(id);
-                    } else if m.opcode(i) == op::OpTypeStruct {
-                        // A struct member may only name a forward pointer ahead.
-                        let name = r.id(id);
-                        r.error(ErrorKind::UndefinedId, i, format!("Operand {name} requires a previous definition"));
                     } else {
-                        let name = r.id(id);
-                        r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
+                        not_yet_defined(r, ErrorKind::UndefinedId, i, id);
                     }
                     continue;
                 }
@@ -247,19 +254,18 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             };
             // An instruction's own result is not defined yet.
             if d == i && !forward_ok(m, i, k, &forward_pointers, id) {
-                let name = r.id(id);
-                r.error(ErrorKind::UndefinedId, i, format!("ID {name} has not been defined"));
+                not_yet_defined(r, ErrorKind::UndefinedId, i, id);
                 continue;
             }
             if d > i && !forward_ok(m, i, k, &forward_pointers, id) {
-                // Not defined yet where it is used, in spirv-val's words.
-                let name = r.id(id);
-                r.error(ErrorKind::ForwardReference, i, format!("ID {name} has not been defined"));
+                not_yet_defined(r, ErrorKind::ForwardReference, i, id);
             }
             let def = &m.insts[d];
-            if let Some(msg) = misused(m, i, k, def) {
-                let name = r.id(id);
-                r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
+            if let Some((msg, late)) = misused(m, i, k, def) {
+                if !late {
+                    let name = r.id(id);
+                    r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
+                }
                 continue;
             }
             if kind == OperandKind::IdResultType {
@@ -281,5 +287,22 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             ErrorKind::UndefinedId,
             format!("The following forward referenced IDs have not been defined:\n{}", list.join(" ")),
         );
+    }
+}
+
+/// The misuses of functions and function types, which spirv-val finds in
+/// its later walk (see [`misused`]), once every id is defined.
+pub(crate) fn check_late_uses(m: &Module, r: &mut Report) {
+    for i in 0..m.insts.len() {
+        for (k, id) in m.id_operands(i) {
+            let Some(d) = m.def_index(id) else { continue };
+            if let Some((msg, true)) = misused(m, i, k, &m.insts[d]) {
+                let name = r.id(id);
+                r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
+                if r.full() {
+                    return;
+                }
+            }
+        }
     }
 }

@@ -75,8 +75,6 @@ fn non_semantic_not_debug_info(set: Option<ExtSet>) -> bool {
 enum DebugPlacement {
     /// Only in function bodies.
     Function,
-    /// In either place (NonSemantic.Shader.DebugInfo's lines).
-    Either,
     /// Only among the module-level declarations.
     Module,
 }
@@ -97,8 +95,7 @@ fn debug_info_placement(m: &Module, i: usize) -> Option<DebugPlacement> {
     let name = set.instructions.iter().find(|e| e.opcode == number).map_or("", |e| e.name);
     Some(match name {
         "DebugScope" | "DebugNoScope" | "DebugDeclare" | "DebugValue" => DebugPlacement::Function,
-        "DebugFunctionDefinition" if shader => DebugPlacement::Function,
-        "DebugLine" | "DebugNoLine" if shader => DebugPlacement::Either,
+        "DebugFunctionDefinition" | "DebugLine" | "DebugNoLine" if shader => DebugPlacement::Function,
         _ => DebugPlacement::Module,
     })
 }
@@ -201,7 +198,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let name = m.insts[i].info().name;
         if in_graphs || EXTRA_SECTIONS.contains(&(op, Section::Graphs)) {
             if !in_graphs && memory_models == 0 {
-                r.error(ErrorKind::Layout, i, format!("{name} cannot appear before the memory model instruction"));
+                r.error(
+                    ErrorKind::Layout,
+                    i,
+                    format!("{} cannot appear before the memory model instruction", &name[2..]),
+                );
             }
             in_graphs = true;
             if let Err(message) = graph_step(&mut region, op, name) {
@@ -214,7 +215,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 r.error(ErrorKind::Layout, i, "Debug info extension instructions other than DebugScope, DebugNoScope, DebugDeclare, DebugValue must appear between section 9 (types, constants, global variables) and section 10 (function declarations)");
                 continue;
             }
-            if !in_functions && placement == DebugPlacement::Function {
+            if !in_function && placement == DebugPlacement::Function {
                 r.error(ErrorKind::Layout, i, "DebugScope, DebugNoScope, DebugDeclare, DebugValue of debug info extension must appear in a function body");
                 continue;
             }
@@ -254,7 +255,21 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             continue;
         }
         let Some(s) = section(m, i) else {
-            r.error(ErrorKind::Layout, i, format!("{name} must be in a function body"));
+            // spirv-val moves on through the sections looking for this
+            // one's: it stops at the memory model's if it has not been
+            // seen, else in the functions', outside any block.
+            let message =
+                if memory_models > 0 && matches!(op, op::OpFunctionParameter | op::OpLabel | op::OpFunctionEnd) {
+                    // The block pass reports these, in spirv-val's words.
+                    continue;
+                } else if op == op::OpFunctionCall {
+                    "A FunctionCall must happen within a function body.".to_string()
+                } else if memory_models == 0 {
+                    format!("{} cannot appear before the memory model instruction", &name[2..])
+                } else {
+                    format!("{} must appear in a block", &name[2..])
+                };
+            r.error(ErrorKind::Layout, i, message);
             continue;
         };
         if s == Section::Functions {
@@ -268,16 +283,16 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
         }
         if s > Section::MemoryModel && memory_models == 0 {
-            r.error(ErrorKind::Layout, i, format!("{name} cannot appear before the memory model instruction"));
+            r.error(ErrorKind::Layout, i, format!("{} cannot appear before the memory model instruction", &name[2..]));
             continue;
         }
         if s < current {
-            r.error(ErrorKind::Layout, i, format!("{name} is in an invalid layout section (spec 2.4)"));
+            r.error(ErrorKind::Layout, i, format!("{} is in an invalid layout section", &name[2..]));
             continue;
         }
         current = s;
     }
     if memory_models == 0 {
-        r.module_error(ErrorKind::Layout, "missing the required OpMemoryModel instruction");
+        r.module_error(ErrorKind::Layout, "Missing required OpMemoryModel instruction.");
     }
 }

@@ -352,17 +352,21 @@ fn validate_on(
     let limits = &options.limits;
     let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
-    // These check the structure every later pass walks; spirv-val makes
-    // these checks at each instruction in turn, ids first.
+    // These check the structure every later pass walks. spirv-val makes
+    // these checks at each instruction in turn (ids first), then those of
+    // the whole module (the memory model and function ends before the
+    // forward references).
     use schedule::Met::{After, Before, During};
     let ordered: &schedule::Structural = &[
         (&|r| limits::check_bound(module, limits, r), Before),
-        (&|r| layout::check(module, r), During(2)),
-        (&|r| ids::check(module, r), During(0)),
-        (&|r| capabilities::check(module, options, r), During(1)),
-        (&|r| cfg::check(module, r), During(3)),
-        (&|r| limits::check(module, limits, r), During(4)),
+        (&|r| layout::check(module, r), During { each: 2, end: 0 }),
+        (&|r| ids::check(module, r), During { each: 0, end: 2 }),
+        (&|r| capabilities::check(module, options, r), During { each: 1, end: 3 }),
+        (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
+        (&|r| limits::check(module, limits, r), During { each: 4, end: 3 }),
         (&|r| capabilities::check_extensions(module, options, r), After),
+        (&|r| ids::check_late_uses(module, r), After),
+        (&|r| capabilities::check_widths(module, options, r), After),
     ];
     // The longest passes on large modules, started first when threads share
     // the passes out (the order of their results does not change).

@@ -38,10 +38,15 @@ pub(crate) type Pass<'a> = &'a (dyn for<'m, 'w> Fn(&mut Report<'m, 'w>) + Sync);
 pub(crate) enum Met {
     /// Before the walk (the header's id bound).
     Before,
-    /// At each instruction, in this rank among the checks made there; the
-    /// pass's errors of the whole module come after the walk, in pass
-    /// order.
-    During(u8),
+    /// At each instruction, in rank `each` among the checks made there;
+    /// the pass's errors of the whole module after the walk, in rank `end`
+    /// among the checks made then.
+    During {
+        /// The rank among the checks made at each instruction.
+        each: u8,
+        /// The rank among the checks made after the walk.
+        end: u8,
+    },
     /// In a later walk, after every check of the first one.
     After,
 }
@@ -51,8 +56,8 @@ pub(crate) enum Met {
 fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize) {
     match (met, errors.first().and_then(|e| e.instruction_index)) {
         (Met::Before, _) => (0, 0, k),
-        (Met::During(rank), Some(i)) => (1, i, rank as usize),
-        (Met::During(_), None) => (2, k, 0),
+        (Met::During { each, .. }, Some(i)) => (1, i, each as usize),
+        (Met::During { end, .. }, None) => (2, end as usize, k),
         (Met::After, i) => (3, i.unwrap_or(usize::MAX), k),
     }
 }
@@ -471,7 +476,11 @@ mod tests {
 
     /// A structural pass spirv-val checks at each instruction.
     fn during(pass: Pass) -> (Pass, Met) {
-        (pass, Met::During(0))
+        (pass, Met::During { each: 0, end: 0 })
+    }
+
+    fn at(each: u8) -> Met {
+        Met::During { each, end: 0 }
     }
 
     #[test]
@@ -534,16 +543,19 @@ mod tests {
         let (module_wide, later, bound) = (fail("after the walk"), fail_at(1, "a later walk"), fail("the header"));
         let (layout5, ids3, caps3): (Pass, Pass, Pass) = (&layout5, &ids3, &caps3);
         let (module_wide, later, bound): (Pass, Pass, Pass) = (&module_wide, &later, &bound);
-        let cases: [(&[(Pass, Met)], &str); 6] = [
-            (
-                &[(layout5, Met::During(2)), (ids3, Met::During(0)), (caps3, Met::During(1)), (bound, Met::Before)],
-                "the header",
-            ),
-            (&[(layout5, Met::During(2)), (caps3, Met::During(1)), (ids3, Met::During(0))], "ids at 3"),
-            (&[(layout5, Met::During(2)), (caps3, Met::During(1))], "caps at 3"),
-            (&[(module_wide, Met::During(0)), (later, Met::After), (layout5, Met::During(2))], "layout at 5"),
-            (&[(later, Met::After), (module_wide, Met::During(0))], "after the walk"),
+        let (first_end, second_end) = (fail("first at the end"), fail("second at the end"));
+        let (first_end, second_end): (Pass, Pass) = (&first_end, &second_end);
+        let cases: [(&[(Pass, Met)], &str); 7] = [
+            (&[(layout5, at(2)), (ids3, at(0)), (caps3, at(1)), (bound, Met::Before)], "the header"),
+            (&[(layout5, at(2)), (caps3, at(1)), (ids3, at(0))], "ids at 3"),
+            (&[(layout5, at(2)), (caps3, at(1))], "caps at 3"),
+            (&[(module_wide, at(0)), (later, Met::After), (layout5, at(2))], "layout at 5"),
+            (&[(later, Met::After), (module_wide, at(0))], "after the walk"),
             (&[(later, Met::After)], "a later walk"),
+            (
+                &[(second_end, Met::During { each: 0, end: 1 }), (first_end, Met::During { each: 1, end: 0 })],
+                "first at the end",
+            ),
         ];
         for threads in [1, 2, 4] {
             for (structural, expected) in cases {
