@@ -292,18 +292,6 @@ fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) {
     }
 }
 
-/// The widths of integer and float types (checked by spirv-val with the
-/// types, in its later walk).
-pub(crate) fn check_widths(m: &Module, options: &ValOptions, r: &mut Report) {
-    let d = declared(m, options);
-    for i in 0..m.insts.len() {
-        width(m, &d, r, i);
-        if r.full() {
-            return;
-        }
-    }
-}
-
 /// What the capabilities declared allow of type `i`'s width.
 fn width(m: &Module, d: &Declared, r: &mut Report, i: usize) {
     match m.opcode(i) {
@@ -376,18 +364,42 @@ pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
     }
 }
 
-/// What the module's version allows of its extensions and imported sets
-/// (checked by spirv-val once the instructions are registered, after the
-/// structural checks).
-pub(crate) fn check_extensions(m: &Module, options: &ValOptions, r: &mut Report) {
+/// What spirv-val checks in its later walk, after the structural checks:
+/// the module's version against its extensions and imported sets, and the
+/// widths of integer and float types.
+pub(crate) fn check_late(m: &Module, options: &ValOptions, r: &mut Report) {
     let d = declared(m, options);
+    // Extensions and imports come first (the layout pass checks it; these
+    // errors are reported only where it passes).
+    let head = (0..m.insts.len())
+        .take_while(|&i| {
+            matches!(
+                m.opcode(i),
+                op::OpCapability
+                    | op::OpConditionalCapabilityINTEL
+                    | op::OpExtension
+                    | op::OpConditionalExtensionINTEL
+                    | op::OpExtInstImport
+            )
+        })
+        .count();
+    let string_at = |i: usize, operand: usize| literal_string_bytes(&m.words[m.insts[i].offset as usize + operand..]);
+    for i in (0..head).filter(|&i| m.opcode(i) == op::OpExtension) {
+        for (name, min) in EXTENSION_VERSIONS {
+            if d.module_version < *min && string_at(i, 1) == name.as_bytes() {
+                r.error(
+                    ErrorKind::Capability,
+                    i,
+                    format!("{name} extension requires SPIR-V version {}.{} or later.", min.0, min.1),
+                );
+            }
+        }
+    }
     if d.module_version < crate::grammar::Version(1, 6)
         && !declared_extensions(m).contains(&b"SPV_KHR_non_semantic_info"[..])
     {
-        let non_semantic = (0..m.insts.len()).find(|&i| {
-            m.opcode(i) == op::OpExtInstImport
-                && literal_string_bytes(&m.words[m.insts[i].offset as usize + 2..]).starts_with(b"NonSemantic.")
-        });
+        let non_semantic =
+            (0..head).find(|&i| m.opcode(i) == op::OpExtInstImport && string_at(i, 2).starts_with(b"NonSemantic."));
         if let Some(i) = non_semantic {
             r.error(
                 ErrorKind::Capability,
@@ -399,19 +411,9 @@ pub(crate) fn check_extensions(m: &Module, options: &ValOptions, r: &mut Report)
         }
     }
     for i in 0..m.insts.len() {
-        if m.opcode(i) != op::OpExtension {
-            continue;
-        }
-        for (name, min) in EXTENSION_VERSIONS {
-            if d.module_version < *min
-                && literal_string_bytes(&m.words[m.insts[i].offset as usize + 1..]) == name.as_bytes()
-            {
-                r.error(
-                    ErrorKind::Capability,
-                    i,
-                    format!("{name} extension requires SPIR-V version {}.{} or later.", min.0, min.1),
-                );
-            }
+        width(m, &d, r, i);
+        if r.full() {
+            return;
         }
     }
 }

@@ -56,6 +56,9 @@ pub struct ValidationError {
     pub message: String,
     /// The offending instruction, disassembled with friendly names.
     pub instruction: Option<String>,
+    /// Found by a structural pass where spirv-val finds it only after its
+    /// structural checks (see `validate::schedule::Met`).
+    pub(crate) late: bool,
 }
 
 impl ValidationError {

@@ -208,6 +208,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let forward_pointers: FxHashSet<u32> =
         (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
     let mut undefined_forward: Vec<u32> = Vec::new();
+    // Misuses spirv-val finds after its structural checks: given last.
+    let mut late_misuses: Vec<(usize, u32, &str)> = Vec::new();
     // An id not defined yet where it is used, in spirv-val's words: a
     // struct member may only name a forward pointer ahead.
     let not_yet_defined = |r: &mut Report, kind: ErrorKind, i: usize, id: u32| {
@@ -262,7 +264,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             }
             let def = &m.insts[d];
             if let Some((msg, late)) = misused(m, i, k, def) {
-                if !late {
+                if late {
+                    late_misuses.push((i, id, msg));
+                } else {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
                 }
@@ -288,21 +292,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             format!("The following forward referenced IDs have not been defined:\n{}", list.join(" ")),
         );
     }
-}
-
-/// The misuses of functions and function types, which spirv-val finds in
-/// its later walk (see [`misused`]), once every id is defined.
-pub(crate) fn check_late_uses(m: &Module, r: &mut Report) {
-    for i in 0..m.insts.len() {
-        for (k, id) in m.id_operands(i) {
-            let Some(d) = m.def_index(id) else { continue };
-            if let Some((msg, true)) = misused(m, i, k, &m.insts[d]) {
-                let name = r.id(id);
-                r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
-                if r.full() {
-                    return;
-                }
-            }
-        }
+    for (i, id, msg) in late_misuses {
+        let name = r.id(id);
+        r.late_error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
     }
 }

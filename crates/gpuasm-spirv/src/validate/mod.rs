@@ -246,7 +246,19 @@ impl<'m, 'w> Report<'m, 'w> {
             instruction_index: Some(inst),
             message: message.into(),
             instruction: Some(text),
+            late: false,
         });
+    }
+
+    /// An error spirv-val finds only after its structural checks, from a
+    /// structural pass: it is reported only if no structural check fails
+    /// (the pass gives it after its other errors).
+    pub fn late_error(&mut self, kind: ErrorKind, inst: usize, message: impl Into<String>) {
+        let before = self.errors.len();
+        self.error(kind, inst, message);
+        if let Some(e) = self.errors.get_mut(before) {
+            e.late = true;
+        }
     }
 
     /// `'12[%name]'`, the way spirv-val names an id in messages.
@@ -270,6 +282,7 @@ impl<'m, 'w> Report<'m, 'w> {
                 instruction_index: None,
                 message: message.into(),
                 instruction: None,
+                late: false,
             });
         }
     }
@@ -308,6 +321,7 @@ fn binary_error(e: &BinaryError) -> ValidationError {
         instruction_index: None,
         message: e.kind().to_string(),
         instruction: None,
+        late: false,
     }
 }
 
@@ -364,9 +378,7 @@ fn validate_on(
         (&|r| capabilities::check(module, options, r), During { each: 1, end: 3 }),
         (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
         (&|r| limits::check(module, limits, r), During { each: 4, end: 3 }),
-        (&|r| capabilities::check_extensions(module, options, r), After),
-        (&|r| ids::check_late_uses(module, r), After),
-        (&|r| capabilities::check_widths(module, options, r), After),
+        (&|r| capabilities::check_late(module, options, r), After),
     ];
     // The longest passes on large modules, started first when threads share
     // the passes out (the order of their results does not change).
@@ -492,6 +504,7 @@ mod tests {
             instruction_index: inst,
             message: message.into(),
             instruction: None,
+            late: false,
         }
     }
 

@@ -54,7 +54,10 @@ pub(crate) enum Met {
 /// The order of a failing structural pass's first error (pass `k`, its
 /// errors `errors`) among spirv-val's checks: the lowest comes first.
 fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize) {
-    match (met, errors.first().and_then(|e| e.instruction_index)) {
+    let first = errors.first();
+    // A pass gives the errors spirv-val finds later after its others.
+    let met = if first.is_some_and(|e| e.late) { Met::After } else { met };
+    match (met, first.and_then(|e| e.instruction_index)) {
         (Met::Before, _) => (0, 0, k),
         (Met::During { each, .. }, Some(i)) => (1, i, each as usize),
         (Met::During { end, .. }, None) => (2, end as usize, k),
@@ -340,49 +343,45 @@ fn run_in_order<'m, 'w>(
     independent: &[Pass],
     every: bool,
 ) -> Result<(), Failures> {
+    earliest(structural, run_all(new_report, structural.iter().map(|&(pass, _)| pass)))?;
+    if !every {
+        let mut report = new_report();
+        for pass in independent {
+            pass(&mut report);
+            if !report.errors.is_empty() {
+                return Err(vec![report.errors]);
+            }
+        }
+        return Ok(());
+    }
+    let failures: Failures = run_all(new_report, independent.iter().copied()).into_iter().map(|(_, e)| e).collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures)
+    }
+}
+
+/// Runs each of `passes` in order into a report of its own; the failing
+/// ones' numbers and errors. A pass that panics after one has failed is
+/// dropped: it met a module it does not expect.
+fn run_all<'p, 'm, 'w>(
+    new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
+    passes: impl Iterator<Item = Pass<'p>>,
+) -> Vec<(usize, Vec<ValidationError>)> {
     let mut failed = Vec::new();
-    for (k, (pass, _)) in structural.iter().enumerate() {
+    for (k, pass) in passes.enumerate() {
         let mut report = new_report();
         if failed.is_empty() {
             pass(&mut report);
         } else if panic::catch_unwind(AssertUnwindSafe(|| pass(&mut report))).is_err() {
-            // A pass after a failing one met a module it does not expect.
             continue;
         }
         if !report.errors.is_empty() {
             failed.push((k, report.errors));
         }
     }
-    earliest(structural, failed)?;
-    let mut report = new_report();
-    let until_failure = if every { &[][..] } else { independent };
-    for pass in until_failure {
-        pass(&mut report);
-        if !report.errors.is_empty() {
-            return Err(vec![report.errors]);
-        }
-    }
-    if !every {
-        return Ok(());
-    }
-    let mut failures: Failures = Vec::new();
-    for pass in independent {
-        let mut report = new_report();
-        if failures.is_empty() {
-            pass(&mut report);
-        } else if panic::catch_unwind(AssertUnwindSafe(|| pass(&mut report))).is_err() {
-            // A pass after a failing one met a module it does not expect.
-            continue;
-        }
-        if !report.errors.is_empty() {
-            failures.push(report.errors);
-        }
-    }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures)
-    }
+    failed
 }
 
 /// Fuzzing: every structural pass, then, if they all pass, every other one;
