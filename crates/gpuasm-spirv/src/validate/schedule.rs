@@ -305,9 +305,7 @@ impl Progress {
             Err(failures)
         }
     }
-}
 
-impl Progress {
     /// The errors of the structural pass whose first error spirv-val meets
     /// first; the first failing pass's panic, if it panicked.
     fn earliest(&self, structural: &Structural) -> Result<(), Failures> {
