@@ -232,6 +232,20 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
                         return false;
                     }
                 }
+                // A fragment shader's integer inputs, and 64-bit float
+                // scalars, are not interpolated: Flat says so.
+                if has_fragment && class == sc::Input && !cx.has(var, d::Flat) && needs_flat(m, ty) {
+                    r.error(
+                        ErrorKind::Decoration,
+                        at,
+                        format!(
+                            "[VUID-StandaloneSpirv-Flat-04744] Fragment OpEntryPoint operand {var} with Input \
+                             interfaces with integer or float type must have a Flat decoration for Entry Point id \
+                             {function}."
+                        ),
+                    );
+                    return false;
+                }
             }
         }
         if block_inputs > 1 || block_outputs > 1 {
@@ -749,5 +763,17 @@ fn component_problem(cx: &Ctx, r: &mut Report, at: usize, a: &Applied) -> Option
             component + 2 * dimension - 1
         )),
         _ => None,
+    }
+}
+
+/// Whether a fragment input of type `ty` must be Flat (VUID 04744): an
+/// integer scalar or vector, or a 64-bit float scalar (spirv-val's test;
+/// vectors of doubles are left to the interface rules).
+fn needs_flat(m: &Module, ty: u32) -> bool {
+    match m.def_opcode(ty) {
+        Some(op::OpTypeInt) => true,
+        Some(op::OpTypeFloat) => m.def_word(ty, 2) == Some(64),
+        Some(op::OpTypeVector) => m.def_word(ty, 2).and_then(|c| m.def_opcode(c)) == Some(op::OpTypeInt),
+        _ => false,
     }
 }
