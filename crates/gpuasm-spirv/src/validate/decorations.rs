@@ -63,19 +63,23 @@ fn name(kind: OperandKind, value: u32) -> &'static str {
 /// One rule family; false once it has reported (spirv-val stops there).
 type Step = fn(&Ctx, &mut Report) -> bool;
 
-pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
+/// spirv-val's decoration rules in its order. `buffer_layouts` checks the
+/// layout of blocks (`block_layout`), which spirv-val does with the buffer
+/// rules, before the variables' bindings.
+pub(crate) fn check(m: &Module, vulkan: bool, buffer_layouts: &dyn Fn(&mut Report), r: &mut Report) {
     let cx = Ctx { m, decs: m.decorations(), vulkan };
-    let steps: [Step; 8] = [
-        imported_initialisers,
-        entry_points,
-        buffer_blocks,
-        resource_bindings,
-        exclusive,
-        function_linkage,
-        vulkan_memory_model,
-        from_decorations,
-    ];
-    for step in steps {
+    let buffers: [Step; 3] = [imported_initialisers, entry_points, buffer_blocks];
+    let rest: [Step; 5] = [resource_bindings, exclusive, function_linkage, vulkan_memory_model, from_decorations];
+    for step in buffers {
+        if !step(&cx, r) {
+            return;
+        }
+    }
+    buffer_layouts(r);
+    if !r.errors.is_empty() {
+        return;
+    }
+    for step in rest {
         if !step(&cx, r) {
             return;
         }

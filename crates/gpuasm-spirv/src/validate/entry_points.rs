@@ -1,12 +1,13 @@
 //! Entry-point rules of the module as a whole (spec 2.16.1; Vulkan's
 //! VUID-StandaloneSpirv-None-04634):
+//! - there is one, unless the module is for linking or a graph module;
 //! - no two OpEntryPoint share both a name and an execution model
 //!   (OpConditionalEntryPointINTEL may);
 //! - in Vulkan, no entry point's static call graph has a cycle.
 
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
-use crate::grammar::{fp_encoding, op, storage_class};
+use crate::grammar::{capability, fp_encoding, op, storage_class};
 use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -22,6 +23,20 @@ pub(crate) fn check_names(m: &Module, r: &mut Report) {
             r.error(ErrorKind::EntryPoint, i, "2 Entry points cannot share the same name and ExecutionMode.");
             return;
         }
+    }
+}
+
+/// An entry point, unless the module is for linking or a graph module
+/// (SPV_ARM_graph has graph entry points instead). spirv-val checks it
+/// first among its entry-point rules, after its per-instruction passes.
+pub(crate) fn check_present(m: &Module, r: &mut Report) {
+    let caps = &m.declared_capabilities;
+    if !m.uses(op::OpEntryPoint) && !caps.contains(&capability::Linkage) && !caps.contains(&capability::GraphARM) {
+        r.module_error(
+            ErrorKind::EntryPoint,
+            "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being \
+             used.",
+        );
     }
 }
 

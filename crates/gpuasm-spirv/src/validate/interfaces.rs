@@ -208,17 +208,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             None => {}
         }
     }
-    // Graph modules (SPV_ARM_graph) have graph entry points instead.
-    if entry_points.is_empty()
-        && !m.declared_capabilities.contains(&capability::Linkage)
-        && !m.declared_capabilities.contains(&capability::GraphARM)
-    {
-        r.module_error(
-            ErrorKind::EntryPoint,
-            "No OpEntryPoint instruction was found. This is only allowed if the Linkage or GraphARM capability is being \
-             used.",
-        );
-    }
     for ep in &entry_points {
         let mut seen = FxHashSet::default();
         let mut stack = vec![ep.function];

@@ -420,7 +420,21 @@ fn validate_on(
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
-        &|r| decorations::check(module, vulkan, r),
+        // spirv-val's entry-point rules, after its per-instruction passes.
+        &|r| {
+            entry_points::check_present(module, r);
+            if vulkan && r.errors.is_empty() {
+                entry_points::check_recursion(module, r)
+            }
+        },
+        dominance,
+        // spirv-val's decoration rules, which lay blocks out, come after
+        // its per-instruction passes and dominance, before the interfaces.
+        &|r| {
+            let layouts = |r: &mut Report| block_layout::check(module, options.target_env, &options.block_layout, r);
+            decorations::check(module, vulkan, &layouts, r)
+        },
+        &|r| layout_classes::check(module, vulkan, r),
         &|r| interfaces::check(module, r),
         &|r| vulkan_interfaces::check_variables(module, vulkan, r),
         &|r| {
@@ -431,15 +445,6 @@ fn validate_on(
                 }
             }
         },
-        &|r| {
-            if vulkan {
-                entry_points::check_recursion(module, r)
-            }
-        },
-        dominance,
-        // spirv-val lays blocks out after its per-instruction passes.
-        &|r| block_layout::check(module, options.target_env, &options.block_layout, r),
-        &|r| layout_classes::check(module, vulkan, r),
         &|r| builtins::check(module, vulkan, r),
         &|r| execution_limits::check(module, options.target_env, r),
         &|r| small_types::check_uses(module, shader(), r),

@@ -1,10 +1,14 @@
-//! Execution models and modes: the modes each model needs or forbids in
-//! its entry points, and for each OpExecutionMode that its target is an
-//! entry point, that the mode suits the instruction (id operands or not)
-//! and every model the target is an entry point of, as spirv-val checks.
+//! The memory model the capabilities and the environment allow; execution
+//! models and modes: the modes each model needs or forbids in its entry
+//! points, and for each OpExecutionMode that its target is an entry point,
+//! that the mode suits the instruction (id operands or not) and every
+//! model the target is an entry point of, as spirv-val checks.
 
 use super::{ErrorKind, Report};
-use crate::grammar::{built_in, capability, decoration, execution_mode as em, execution_model as model, op};
+use crate::grammar::{
+    addressing_model, built_in, capability, decoration, execution_mode as em, execution_model as model, memory_model,
+    op,
+};
 use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -20,6 +24,9 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         return;
     }
     let caps = super::capabilities::with_implied(m);
+    if !memory_model(m, env, caps, r) {
+        return;
+    }
     // Per function: its execution models and its modes.
     let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     let mut modes: FxHashMap<u32, FxHashSet<u32>> = FxHashMap::default();
@@ -556,4 +563,40 @@ fn allowed_models(mode: u32, caps: &FxHashSet<u32>) -> Option<(Vec<u32>, &'stati
         }
         _ => return None,
     })
+}
+
+/// spirv-val's ValidateMemoryModel, on the module's (first) OpMemoryModel:
+/// the VulkanMemoryModel capability only with the Vulkan memory model;
+/// OpenCL's addressing and memory models; Vulkan's addressing models
+/// (VUID 04635). False once it has reported.
+fn memory_model(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, r: &mut Report) -> bool {
+    let Some(at) = (0..m.insts.len()).find(|&i| m.opcode(i) == op::OpMemoryModel) else {
+        return true;
+    };
+    let (addressing, memory) = (m.word(at, 0), m.word(at, 1));
+    let problem = if memory != memory_model::Vulkan && caps.contains(&capability::VulkanMemoryModel) {
+        Some("VulkanMemoryModelKHR capability must only be specified if the VulkanKHR memory model is used.")
+    } else if matches!(env, TargetEnv::OpenCl { .. })
+        && !matches!(addressing, addressing_model::Physical32 | addressing_model::Physical64)
+    {
+        Some("Addressing model must be Physical32 or Physical64 in the OpenCL environment.")
+    } else if matches!(env, TargetEnv::OpenCl { .. }) && memory != memory_model::OpenCL {
+        Some("Memory model must be OpenCL in the OpenCL environment.")
+    } else if matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
+        && !matches!(addressing, addressing_model::Logical | addressing_model::PhysicalStorageBuffer64)
+    {
+        Some(
+            "[VUID-StandaloneSpirv-None-04635] Addressing model must be Logical or PhysicalStorageBuffer64 in the \
+             Vulkan environment.",
+        )
+    } else {
+        None
+    };
+    match problem {
+        Some(message) => {
+            r.error(ErrorKind::EntryPoint, at, message);
+            false
+        }
+        None => true,
+    }
 }
