@@ -672,7 +672,7 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
                 d::RelaxedPrecision
                     if inst.info().declares_type && !(a.1 != -1 && inst.opcode() == op::OpTypeStruct) =>
                 {
-                    Some("RelaxedPrecision decoration cannot be applied to a type".into())
+                    Some("RelaxPrecision decoration cannot be applied to a type".into())
                 }
                 _ => None,
             };

@@ -3,11 +3,15 @@
 //! - there is one, unless the module is for linking or a graph module;
 //! - no two OpEntryPoint share both a name and an execution model
 //!   (OpConditionalEntryPointINTEL may);
-//! - in Vulkan, no entry point's static call graph has a cycle.
+//! - in Vulkan, no entry point's static call graph has a cycle;
+//! - NoContraction and FPFastMathMode Fast stay out of the functions of
+//!   entry points with the FPFastMathDefault mode.
 
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
-use crate::grammar::{capability, fp_encoding, op, storage_class};
+use crate::grammar::{
+    capability, decoration, execution_mode, fp_encoding, fp_fast_math_mode, op, storage_class, Category, OperandKind,
+};
 use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -163,4 +167,85 @@ pub(crate) fn check_interface_classes(m: &Module, r: &mut Report) {
             }
         }
     }
+}
+
+/// SPV_KHR_float_controls2 (spirv-val's ValidateFloatControls2): an
+/// instruction decorated NoContraction, or FPFastMathMode with Fast, in a
+/// function an entry point with the FPFastMathDefault mode reaches. A
+/// decorated result outside functions passes the question to its users,
+/// walked as spirv-val walks them (last pushed first), so that the same
+/// instruction is reported.
+pub(crate) fn check_fast_math_defaults(m: &Module, r: &mut Report) {
+    let is_entry = |i: usize| matches!(m.opcode(i), op::OpEntryPoint | op::OpConditionalEntryPointINTEL);
+    let entry_at = |i: usize| if m.opcode(i) == op::OpEntryPoint { 1 } else { 2 };
+    let entries: Vec<u32> = (0..m.insts.len()).filter(|&i| is_entry(i)).map(|i| m.word(i, entry_at(i))).collect();
+    let with_default: FxHashSet<u32> = (0..m.insts.len())
+        .filter(|&i| matches!(m.opcode(i), op::OpExecutionMode | op::OpExecutionModeId))
+        .filter(|&i| m.word(i, 1) == execution_mode::FPFastMathDefault && entries.contains(&m.word(i, 0)))
+        .map(|i| m.word(i, 0))
+        .collect();
+    if with_default.is_empty() {
+        return;
+    }
+    let mut work: Vec<(usize, bool)> = Vec::new();
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpDecorate) {
+        let no_contraction = m.word(i, 1) == decoration::NoContraction;
+        let fast = m.word(i, 1) == decoration::FPFastMathMode
+            && m.operands(i).len() > 2
+            && m.word(i, 2) & fp_fast_math_mode::Fast != 0;
+        if let (true, Some(target)) = (no_contraction || fast, m.def_index(m.word(i, 0))) {
+            work.push((target, no_contraction));
+        }
+    }
+    // The function each instruction is in, as spirv-val files them: from
+    // the one after OpFunction to OpFunctionEnd.
+    let mut function_of = vec![0u32; m.insts.len()];
+    let mut current = 0;
+    for (i, slot) in function_of.iter_mut().enumerate() {
+        *slot = current;
+        match m.opcode(i) {
+            op::OpFunction => current = m.result_id_word(i),
+            op::OpFunctionEnd => current = 0,
+            _ => {}
+        }
+    }
+    let reached_by = crate::module::entry_points_reaching(&entries, &crate::module::callees(m));
+    let mut users: Option<FxHashMap<usize, Vec<usize>>> = None;
+    let mut visited = FxHashSet::default();
+    while let Some((i, no_contraction)) = work.pop() {
+        if !visited.insert(i) {
+            continue;
+        }
+        let function = function_of[i];
+        if function != 0 {
+            if reached_by.get(&function).is_some_and(|e| e.iter().any(|e| with_default.contains(e))) {
+                let dec = if no_contraction { "NoContraction" } else { "FPFastMathMode Fast" };
+                r.error(
+                    ErrorKind::EntryPoint,
+                    i,
+                    format!("{dec} cannot be used by an entry point with the FPFastMathDefault execution mode"),
+                );
+                return;
+            }
+        } else {
+            let users = users.get_or_insert_with(|| id_users(m));
+            work.extend(users.get(&i).into_iter().flatten().map(|&u| (u, no_contraction)));
+        }
+    }
+}
+
+/// For each instruction defining an id, the instructions using it as an id
+/// operand (a result id is no use), once per operand, in module order.
+fn id_users(m: &Module) -> FxHashMap<usize, Vec<usize>> {
+    let mut users: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+    for i in 0..m.insts.len() {
+        for (k, o) in m.operands(i).iter().enumerate() {
+            if o.kind.info().category == Category::Id && o.kind != OperandKind::IdResult {
+                if let Some(def) = m.def_index(m.word(i, k)) {
+                    users.entry(def).or_default().push(i);
+                }
+            }
+        }
+    }
+    users
 }

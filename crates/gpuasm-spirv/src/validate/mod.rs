@@ -426,6 +426,9 @@ fn validate_on(
             if vulkan && r.errors.is_empty() {
                 entry_points::check_recursion(module, r)
             }
+            if r.errors.is_empty() {
+                entry_points::check_fast_math_defaults(module, r)
+            }
         },
         dominance,
         // spirv-val's decoration rules, which lay blocks out, come after

@@ -24,7 +24,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
         return;
     }
     let caps = super::capabilities::with_implied(m);
-    if !memory_model(m, env, caps, r) {
+    if !cooperative_matrix_memory_model(m, caps, r) || !memory_model(m, env, caps, r) {
         return;
     }
     // Per function: its execution models and its modes.
@@ -563,6 +563,31 @@ fn allowed_models(mode: u32, caps: &FxHashSet<u32>) -> Option<(Vec<u32>, &'stati
         }
         _ => return None,
     })
+}
+
+/// spirv-val's ValidateCapability, at the OpCapability of
+/// CooperativeMatrixKHR: a shader declaring it needs the Vulkan memory
+/// model's capability. False once it has reported.
+fn cooperative_matrix_memory_model(m: &Module, caps: &FxHashSet<u32>, r: &mut Report) -> bool {
+    if !caps.contains(&capability::CooperativeMatrixKHR)
+        || !caps.contains(&capability::Shader)
+        || caps.contains(&capability::VulkanMemoryModel)
+    {
+        return true;
+    }
+    let declared = |i: usize| m.opcode(i) == op::OpCapability && m.word(i, 0) == capability::CooperativeMatrixKHR;
+    match (0..m.insts.len()).find(|&i| declared(i)) {
+        Some(at) => {
+            r.error(
+                ErrorKind::Capability,
+                at,
+                "If the Shader and CooperativeMatrixKHR capabilities are declared, the VulkanMemoryModel capability \
+                 must also be declared",
+            );
+            false
+        }
+        None => true,
+    }
 }
 
 /// spirv-val's ValidateMemoryModel, on the module's (first) OpMemoryModel:
