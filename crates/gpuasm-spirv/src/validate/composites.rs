@@ -64,9 +64,16 @@ fn problem(m: &Module, i: usize) -> Option<&'static str> {
             if comp != m_comp {
                 return Some("Expected component types of Matrix and Result Type to be identical");
             }
-            (rows != m_cols || cols != m_rows).then_some(
-                "Expected number of columns and the column size of Matrix to be the reverse of those of Result Type",
-            )
+            if rows != m_cols || cols != m_rows {
+                return Some(
+                    "Expected number of columns and the column size of Matrix to be the reverse of those of Result \
+                     Type",
+                );
+            }
+            // 8- and 16-bit types without their arithmetic capabilities are
+            // for storage only.
+            let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+            (shader && super::small_types::limited_use(m, rt)).then_some("Cannot transpose matrices of 16-bit floats")
         }
         op::OpCompositeConstruct if m.def_opcode(rt) == Some(op::OpTypeVector) && m.operands(i).len() <= 3 => {
             Some("Expected number of constituents to be at least 2")

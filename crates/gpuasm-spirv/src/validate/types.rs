@@ -49,7 +49,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 return;
             }
             if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
-                if m.def(object).is_some() && pointee != m.type_of(object) {
+                // A void object is reported first, by the memory rules.
+                let void = m.def_opcode(m.type_of(object)) == Some(op::OpTypeVoid);
+                if m.def(object).is_some() && pointee != m.type_of(object) && !void {
                     if let Some(message) = super::struct_store::mismatch(m, r, ptr, object) {
                         r.error(ErrorKind::OperandType, i, message);
                     }
@@ -284,7 +286,13 @@ fn logical_pointer(m: &Module, r: &mut Report, i: usize, opname: &str, ptr: u32)
         return true;
     }
     let p = r.id(ptr);
-    r.error(ErrorKind::OperandType, i, format!("{opname} Pointer <id> {p} is not a logical pointer."));
+    // Only logical addressing asks for a logical pointer first.
+    let message = if m.addressing_model().is_none_or(|a| a == crate::grammar::addressing_model::Logical) {
+        format!("{opname} Pointer <id> {p} is not a logical pointer.")
+    } else {
+        format!("{opname} type for pointer <id> {p} is not a pointer type.")
+    };
+    r.error(ErrorKind::OperandType, i, message);
     false
 }
 
