@@ -122,13 +122,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                         "OpReturn can only be called from a function with void return type.",
                     );
                 }
-                if opc == op::OpReturnValue && void_return {
-                    r.error(
-                        ErrorKind::FunctionStructure,
-                        i,
-                        "OpReturnValue cannot be called from a function with void return type",
-                    );
-                }
                 state = State::AfterTerminator;
             }
             op::OpVariable | op::OpUntypedVariableKHR if state == State::InBlock => {

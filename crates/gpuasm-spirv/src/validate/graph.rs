@@ -249,12 +249,12 @@ fn check_io(m: &Module, r: &mut Report, i: usize, graph: u32, io: &Io) -> bool {
     };
     if index >= count as u64 {
         if io.what == "input" {
-            let (t, g) = (r.id(gt), r.id(graph));
+            let (t, g, text) = (r.id(gt), r.id(graph), r.disassemble(i));
             r.module_error(
                 ErrorKind::OperandType,
                 format!(
                     "Type {t} for graph {g} has {count} inputs but found an OpGraphInputARM instruction with an \
-                     InputIndex that is {index}: "
+                     InputIndex that is {index}: {text}"
                 ),
             );
         } else {

@@ -250,6 +250,12 @@ impl<'m, 'w> Report<'m, 'w> {
         });
     }
 
+    /// Instruction `inst` as spirv-val's messages quote it: disassembled
+    /// with friendly names, without indentation.
+    pub fn disassemble(&self, inst: usize) -> String {
+        dis::instruction_text(&self.module.view(inst), self.names())
+    }
+
     /// An error spirv-val finds only after its structural checks, from a
     /// structural pass: it is reported only if no structural check fails
     /// (the pass gives it after its other errors).
