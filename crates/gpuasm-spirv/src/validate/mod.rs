@@ -396,9 +396,12 @@ fn validate_on(
             logical_pointers::check(module, r)
         }
     };
-    // These only read the module; spirv-val reports the first that fails.
-    let independent: &[schedule::Pass] = &[
-        &|r| entry_points::check_names(module, r),
+    // These only read the module. spirv-val checks entry point names right
+    // after parsing; then, in its second walk over the instructions, what
+    // `walk` checks (the error at the earliest instruction is reported);
+    // then the rest, in order (the first that fails is reported).
+    let first: &[schedule::Pass] = &[&|r| entry_points::check_names(module, r)];
+    let walk: &[schedule::Pass] = &[
         &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
@@ -426,6 +429,8 @@ fn validate_on(
         &|r| glsl::check(module, r),
         &|r| opencl::check(module, r),
         &|r| clspv_reflection::check(module, r),
+    ];
+    let rest: &[schedule::Pass] = &[
         // spirv-val's entry-point rules, after its per-instruction passes.
         &|r| {
             entry_points::check_present(module, r);
@@ -460,6 +465,8 @@ fn validate_on(
         &|r| images::check_late(module, r),
         logical,
     ];
+    let passes = [first, walk, rest].concat();
+    let independent = schedule::Independent { passes: &passes, walk: (first.len(), first.len() + walk.len()) };
     let new_report = || Report { module, options, errors: Vec::new(), limit };
     let long_first = &[dominance, operands, memory, logical];
     let every = limit > 1;

@@ -1,6 +1,9 @@
 //! Runs the validation passes and picks the errors spirv-val would report:
 //! of the structural passes, the one whose first error spirv-val meets
-//! first ([`Met`]); after them, the first pass (in order) that finds any.
+//! first ([`Met`]); after them, the first pass (in order) that finds any,
+//! except among the passes of spirv-val's per-instruction walk
+//! ([`Independent::walk`]), where the one whose first error is at the
+//! earliest instruction decides.
 //! Asked for every error (`every`), it also runs the other passes after the
 //! structural ones, whatever fails, and gives the errors of each failing
 //! pass, the first failing pass's first.
@@ -14,8 +17,9 @@
 //! large module the structural ones, then the others, are shared out
 //! between threads. The answer does not depend on how they were shared: a
 //! pass after the structural ones is skipped only when an earlier one (in
-//! order) has already failed, and the errors kept are those of the
-//! earliest failing pass, as if they had run in order. A pass may meet a
+//! order) has already failed and the two are not both of the walk, and the
+//! errors kept are those [`Independent::decide`] picks from the failing
+//! passes, as if they had run in order. A pass may meet a
 //! module an earlier pass rejects; it must not panic on it, but if it does
 //! while an earlier pass failed, the panic is dropped with that pass's
 //! result, as a sequential run would not have reached it.
@@ -68,6 +72,55 @@ fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize)
 /// The structural passes, each with when spirv-val meets its errors.
 pub(crate) type Structural<'a> = [(Pass<'a>, Met)];
 
+/// The passes after the structural ones, in spirv-val's order. Those of
+/// `walk` (a range of `passes`) check what spirv-val checks in its second
+/// walk over the instructions, making every such check at one instruction
+/// before the next: when the first failing pass is one of them, the
+/// failing one among them whose first error is at the earliest instruction
+/// decides (errors of the whole module last; ties in pass order). The
+/// others decide in pass order.
+#[derive(Copy, Clone)]
+pub(crate) struct Independent<'p, 'a> {
+    pub passes: &'p [Pass<'a>],
+    /// The walk's passes: `passes[walk.0..walk.1]`.
+    pub walk: (usize, usize),
+}
+
+impl Independent<'_, '_> {
+    fn in_walk(&self, k: usize) -> bool {
+        (self.walk.0..self.walk.1).contains(&k)
+    }
+
+    /// Whether pass `k` can change the answer once pass `failed` failed.
+    fn may_decide(&self, k: usize, failed: usize) -> bool {
+        k < failed || (self.in_walk(k) && self.in_walk(failed))
+    }
+
+    /// The answer from the failing passes' errors (pass, errors; in pass
+    /// order): the deciding pass's errors, then, with `every`, the other
+    /// failing passes' in pass order.
+    fn decide(&self, mut failed: Vec<(usize, Vec<ValidationError>)>, every: bool) -> Result<(), Failures> {
+        let Some(&(first, _)) = failed.first() else { return Ok(()) };
+        if self.in_walk(first) {
+            let at =
+                |errors: &[ValidationError]| errors.first().and_then(|e| e.instruction_index).unwrap_or(usize::MAX);
+            let best = (0..failed.len())
+                .filter(|&j| self.in_walk(failed[j].0))
+                .min_by_key(|&j| (at(&failed[j].1), j))
+                .unwrap_or(0);
+            let decider = failed.remove(best);
+            failed.insert(0, decider);
+        }
+        if !every {
+            failed.truncate(1);
+        }
+        Err(failed.into_iter().map(|(_, errors)| errors).collect())
+    }
+}
+
+/// The structural group has no walk: the first failure in order ends it.
+const NO_WALK: (usize, usize) = (0, 0);
+
 /// Below this many instructions a module is validated on one thread: the
 /// passes take less time than starting a thread.
 const PARALLEL_FROM: usize = 16_384;
@@ -97,7 +150,7 @@ enum Outcome {
 pub(crate) fn run<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     structural: &Structural,
-    independent: &[Pass],
+    independent: Independent,
     long_first: &[Pass],
     threads: usize,
     every: bool,
@@ -105,7 +158,7 @@ pub(crate) fn run<'m, 'w>(
     if EVERY_PASS {
         return run_every(new_report, structural, independent);
     }
-    let threads = threads.min(independent.len()).max(1);
+    let threads = threads.min(independent.passes.len()).max(1);
     if threads == 1 || new_report().module.insts.len() < PARALLEL_FROM {
         return run_in_order(new_report, structural, independent, every);
     }
@@ -208,7 +261,7 @@ impl Board {
         &self,
         new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
         structural: &Structural,
-        independent: &[Pass],
+        independent: Independent,
         long_first: &[Pass],
         every: bool,
     ) -> Result<(), Failures> {
@@ -216,17 +269,18 @@ impl Board {
         // failure ends validation, even with `every`. All of them run, for
         // the earliest error.
         let passes: Vec<Pass> = structural.iter().map(|&(p, _)| p).collect();
-        self.structure.work(new_report, &passes, &order(&passes, &[]), true);
+        let structure = Independent { passes: &passes, walk: NO_WALK };
+        self.structure.work(new_report, structure, &order(&passes, &[]), true);
         self.between.wait();
         if !self.structure.failed() {
-            self.rest.work(new_report, independent, &order(independent, long_first), every);
+            self.rest.work(new_report, independent, &order(independent.passes, long_first), every);
         }
         self.done.wait();
         if std::thread::current().id() != self.owner {
             return Ok(());
         }
         self.structure.earliest(structural)?;
-        self.rest.result(every)
+        self.rest.result(independent, every)
     }
 }
 
@@ -255,21 +309,22 @@ impl Default for Progress {
 }
 
 impl Progress {
-    /// Runs passes until none is left (or, unless `every`, all left come
-    /// after a failure).
+    /// Runs passes until none is left (or, unless `every`, none left can
+    /// change the answer after a failure).
     fn work<'m, 'w>(
         &self,
         new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
-        passes: &[Pass],
+        group: Independent,
         order: &[usize],
         every: bool,
     ) {
         while let Some(&k) = order.get(self.next.fetch_add(1, Ordering::Relaxed)) {
-            if !every && k > self.first_failed.load(Ordering::Acquire) {
+            let failed = self.first_failed.load(Ordering::Acquire);
+            if !every && failed != usize::MAX && !group.may_decide(k, failed) {
                 continue;
             }
             let mut report = new_report();
-            let outcome = match panic::catch_unwind(AssertUnwindSafe(|| passes[k](&mut report))) {
+            let outcome = match panic::catch_unwind(AssertUnwindSafe(|| group.passes[k](&mut report))) {
                 Ok(()) if report.errors.is_empty() => continue,
                 Ok(()) => Outcome::Errors(report.errors),
                 Err(payload) => Outcome::Panicked(payload),
@@ -283,27 +338,22 @@ impl Progress {
         self.first_failed.load(Ordering::Acquire) != usize::MAX
     }
 
-    /// The failing passes' errors, in pass order (with `every`; else the
-    /// first failing pass's only); the first failing pass's panic, if it
-    /// panicked (a later pass's panic is dropped, as a run in order would
-    /// not have reached it).
-    fn result(&self, every: bool) -> Result<(), Failures> {
+    /// The deciding pass's errors, then with `every` the other failing
+    /// passes' ([`Independent::decide`]); the first failing pass's panic,
+    /// if it panicked (a later pass's panic is dropped, as a run in order
+    /// would not have reached it).
+    fn result(&self, group: Independent, every: bool) -> Result<(), Failures> {
         let mut outcomes = std::mem::take(&mut *self.outcomes.lock().unwrap_or_else(|e| e.into_inner()));
         outcomes.sort_unstable_by_key(|(k, _)| *k);
-        let mut failures = Vec::new();
-        for (n, (_, outcome)) in outcomes.into_iter().enumerate() {
+        let mut failed = Vec::new();
+        for (k, outcome) in outcomes {
             match outcome {
-                Outcome::Errors(errors) if n == 0 || every => failures.push(errors),
-                Outcome::Errors(_) => {}
-                Outcome::Panicked(payload) if n == 0 => panic::resume_unwind(payload),
+                Outcome::Errors(errors) => failed.push((k, errors)),
+                Outcome::Panicked(payload) if failed.is_empty() => panic::resume_unwind(payload),
                 Outcome::Panicked(_) => {}
             }
         }
-        if failures.is_empty() {
-            Ok(())
-        } else {
-            Err(failures)
-        }
+        group.decide(failed, every)
     }
 
     /// The errors of the structural pass whose first error spirv-val meets
@@ -333,42 +383,38 @@ fn earliest(structural: &Structural, failed: Vec<(usize, Vec<ValidationError>)>)
     }
 }
 
-/// Every pass on this thread, in order: up to the first failure, or with
-/// `every`, all of `independent` once `structural` pass.
+/// Every pass on this thread, in order: up to the first failure (and the
+/// rest of the walk's passes if it is one of them), or with `every`, all
+/// of `independent` once `structural` pass.
 fn run_in_order<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     structural: &Structural,
-    independent: &[Pass],
+    independent: Independent,
     every: bool,
 ) -> Result<(), Failures> {
-    earliest(structural, run_all(new_report, structural.iter().map(|&(pass, _)| pass)))?;
-    if !every {
-        let mut report = new_report();
-        for pass in independent {
-            pass(&mut report);
-            if !report.errors.is_empty() {
-                return Err(vec![report.errors]);
-            }
-        }
-        return Ok(());
-    }
-    let failures: Failures = run_all(new_report, independent.iter().copied()).into_iter().map(|(_, e)| e).collect();
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failures)
-    }
+    let all = |_: usize, _: &[(usize, Vec<ValidationError>)]| true;
+    earliest(structural, run_all(new_report, structural.iter().map(|&(pass, _)| pass).enumerate(), all))?;
+    let passes = independent.passes.iter().copied().enumerate();
+    let until = |k: usize, failed: &[(usize, Vec<ValidationError>)]| {
+        every || failed.first().is_none_or(|&(f, _)| independent.may_decide(k, f))
+    };
+    independent.decide(run_all(new_report, passes, until), every)
 }
 
-/// Runs each of `passes` in order into a report of its own; the failing
-/// ones' numbers and errors. A pass that panics after one has failed is
-/// dropped: it met a module it does not expect.
+/// Runs each of `passes` (numbered) in order into a report of its own,
+/// while `until` allows it; the failing ones' numbers and errors. A pass
+/// that panics after one has failed is dropped: it met a module it does
+/// not expect.
 fn run_all<'p, 'm, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
-    passes: impl Iterator<Item = Pass<'p>>,
+    passes: impl Iterator<Item = (usize, Pass<'p>)>,
+    until: impl Fn(usize, &[(usize, Vec<ValidationError>)]) -> bool,
 ) -> Vec<(usize, Vec<ValidationError>)> {
     let mut failed = Vec::new();
-    for (k, pass) in passes.enumerate() {
+    for (k, pass) in passes {
+        if !until(k, &failed) {
+            break;
+        }
         let mut report = new_report();
         if failed.is_empty() {
             pass(&mut report);
@@ -387,7 +433,7 @@ fn run_all<'p, 'm, 'w>(
 fn run_every<'m, 'w>(
     new_report: &(dyn Fn() -> Report<'m, 'w> + Sync),
     structural: &Structural,
-    independent: &[Pass],
+    independent: Independent,
 ) -> Result<(), Failures> {
     let mut failed = Vec::new();
     for (k, (pass, _)) in structural.iter().enumerate() {
@@ -398,18 +444,15 @@ fn run_every<'m, 'w>(
         }
     }
     earliest(structural, failed)?;
-    let mut first = None;
-    for pass in independent {
+    let mut failed = Vec::new();
+    for (k, pass) in independent.passes.iter().enumerate() {
         let mut report = new_report();
         pass(&mut report);
-        if first.is_none() && !report.errors.is_empty() {
-            first = Some(report.errors);
+        if !report.errors.is_empty() {
+            failed.push((k, report.errors));
         }
     }
-    match first {
-        Some(errors) => Err(vec![errors]),
-        None => Ok(()),
-    }
+    independent.decide(failed, false)
 }
 
 /// How many threads the passes may use.
@@ -480,6 +523,11 @@ mod tests {
         Met::During { each, end: 0 }
     }
 
+    /// Passes that decide in order (no walk).
+    fn seq<'p, 'a>(passes: &'p [Pass<'a>]) -> Independent<'p, 'a> {
+        Independent { passes, walk: NO_WALK }
+    }
+
     #[test]
     fn the_first_failing_pass_in_order_decides_however_they_are_shared() {
         let words = big_words();
@@ -495,38 +543,40 @@ mod tests {
         for threads in [1, 2, 4] {
             let (late, panics): (Pass, Pass) = (&late, &panics);
             for long_first in [&[][..], &[late, panics]] {
-                let first = run(&new_report, &[during(&ok)], &[&ok, &slow, late, panics], long_first, threads, false)
-                    .unwrap_err();
+                let first =
+                    run(&new_report, &[during(&ok)], seq(&[&ok, &slow, late, panics]), long_first, threads, false)
+                        .unwrap_err();
                 assert_eq!(first[0][0].message, "slow and first", "{threads} threads");
             }
-            assert!(run(&new_report, &[during(&ok)], &[&ok, &ok, &ok], &[], threads, false).is_ok());
-            let ordered = run(&new_report, &[during(&fail("ordered"))], &[late], &[], threads, false).unwrap_err();
+            assert!(run(&new_report, &[during(&ok)], seq(&[&ok, &ok, &ok]), &[], threads, false).is_ok());
+            let ordered = run(&new_report, &[during(&fail("ordered"))], seq(&[late]), &[], threads, false).unwrap_err();
             assert_eq!(ordered[0][0].message, "ordered");
             let structural_fail = fail("structural");
             let structural = [during(&ok), during(&slow), during(&structural_fail), during(panics)];
-            let first = run(&new_report, &structural, &[late], &[], threads, false).unwrap_err();
+            let first = run(&new_report, &structural, seq(&[late]), &[], threads, false).unwrap_err();
             assert_eq!(first[0][0].message, "slow and first", "{threads} threads");
         }
         let alone = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            run(&new_report, &[during(&ok)], &[&ok, &panics], &[], 2, false)
+            run(&new_report, &[during(&ok)], seq(&[&ok, &panics]), &[], 2, false)
         }));
         assert!(alone.is_err(), "a panic no earlier failure explains is a bug, and shows");
         for threads in [1, 2, 4] {
             let (late, panics): (Pass, Pass) = (&late, &panics);
             // Every failing pass, the first failing one first; a later
             // pass's panic is dropped; a structural failure still ends it.
-            let every =
-                run(&new_report, &[during(&ok)], &[&ok, late, &slow, panics, &ok], &[late], threads, true).unwrap_err();
+            let every = run(&new_report, &[during(&ok)], seq(&[&ok, late, &slow, panics, &ok]), &[late], threads, true)
+                .unwrap_err();
             let messages: Vec<&str> = every.iter().map(|errors| errors[0].message.as_str()).collect();
             assert_eq!(messages, ["later", "slow and first"], "{threads} threads");
             let (first_fail, second_fail) = (fail("structural"), fail("second"));
             let structural = [during(&ok), during(&first_fail), during(&second_fail)];
-            let every = run(&new_report, &structural, &[late], &[], threads, true).unwrap_err();
+            let every = run(&new_report, &structural, seq(&[late]), &[], threads, true).unwrap_err();
             assert_eq!(every.len(), 1, "{threads} threads");
             assert_eq!(every[0][0].message, "structural");
         }
-        let in_ordered =
-            std::panic::catch_unwind(AssertUnwindSafe(|| run(&new_report, &[during(&panics)], &[&ok], &[], 2, false)));
+        let in_ordered = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run(&new_report, &[during(&panics)], seq(&[&ok]), &[], 2, false)
+        }));
         assert!(in_ordered.is_err(), "and does not leave a thread waiting");
     }
 
@@ -557,9 +607,45 @@ mod tests {
         for threads in [1, 2, 4] {
             for (structural, expected) in cases {
                 for every in [false, true] {
-                    let failures = run(&new_report, structural, &[], &[], threads, every).unwrap_err();
+                    let failures = run(&new_report, structural, seq(&[]), &[], threads, every).unwrap_err();
                     assert_eq!(failures.len(), 1, "{threads} threads");
                     assert_eq!(failures[0][0].message, expected, "{threads} threads, every {every}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn in_the_walk_the_earliest_instruction_decides() {
+        let words = big_words();
+        let module = Module::read(&words).unwrap();
+        let options = ValOptions::default();
+        let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100 };
+        let ok = |_: &mut Report| {};
+        let (before, at7, at3, at3_too) =
+            (fail("before the walk"), fail_at(7, "at 7"), fail_at(3, "at 3"), fail_at(3, "at 3 too"));
+        let (whole, after) = (fail("the whole module"), fail_at(1, "after the walk"));
+        let (before, at7, at3, at3_too): (Pass, Pass, Pass, Pass) = (&before, &at7, &at3, &at3_too);
+        let (whole, after, ok): (Pass, Pass, Pass) = (&whole, &after, &ok);
+        // (passes, walk, the deciding pass's first message)
+        let cases: [(&[Pass], (usize, usize), &str); 6] = [
+            (&[ok, at7, at3, after], (1, 3), "at 3"),
+            (&[ok, at7, at3_too, at3, after], (1, 4), "at 3 too"),
+            (&[before, at7, at3], (1, 3), "before the walk"),
+            (&[ok, whole, at7], (1, 3), "at 7"),
+            (&[ok, at7, after, at3], (1, 2), "at 7"),
+            (&[ok, ok, after, at3], (1, 2), "after the walk"),
+        ];
+        for threads in [1, 2, 4] {
+            for (passes, walk, expected) in cases {
+                for every in [false, true] {
+                    let independent = Independent { passes, walk };
+                    let failures = run(&new_report, &[during(&ok)], independent, &[], threads, every).unwrap_err();
+                    assert_eq!(failures[0][0].message, expected, "{threads} threads, every {every}");
+                    if every {
+                        let failing = passes.iter().filter(|&&p| !std::ptr::addr_eq(p as *const _, ok as *const _));
+                        assert_eq!(failures.len(), failing.count(), "{threads} threads");
+                    }
                 }
             }
         }
