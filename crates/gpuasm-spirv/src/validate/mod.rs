@@ -325,9 +325,44 @@ fn binary_error(e: &BinaryError) -> ValidationError {
         kind: ErrorKind::Binary,
         word_offset: e.word_offset(),
         instruction_index: None,
-        message: e.kind().to_string(),
+        message: spirv_val_binary_message(e).unwrap_or_else(|| e.kind().to_string()),
         instruction: None,
         late: false,
+    }
+}
+
+/// A reading error in the words of spirv-val's binary parser, for the
+/// kinds whose wording is known; others keep the reader's.
+fn spirv_val_binary_message(e: &BinaryError) -> Option<String> {
+    use crate::binary::BinaryErrorKind as K;
+    match e.kind() {
+        K::ExtraWords { opname, expected, word_count } => Some(format!(
+            "Invalid instruction {opname} starting at word {}: expected no more operands after {expected} words, \
+             but stated word count is {word_count}.",
+            e.word_offset()
+        )),
+        K::UnknownMaskBits { kind, value, bits } if *bits != 0 => {
+            // spvOperandTypeStr's names of the kinds the parser reads as masks.
+            let what = match *kind {
+                "FPFastMathMode" => "floating-point fast math mode",
+                "FunctionControl" => "function control",
+                "LoopControl" => "loop control",
+                "ImageOperands" => "image",
+                "MemoryAccess" => "memory access",
+                "TensorOperands" => "tensor operands",
+                "RawAccessChainOperands" => "raw access chain operands",
+                "SelectionControl" => "selection control",
+                "CooperativeMatrixOperands" => "cooperative matrix operands",
+                "CooperativeMatrixReduce" => "cooperative matrix reduce",
+                "TensorAddressingOperands" => "tensor addressing operands",
+                "MatrixMultiplyAccumulateOperands" => "matrix multiply accumulate operands",
+                _ => return None,
+            };
+            // The parser tries the bits from the highest down.
+            let highest = 1u32 << (31 - bits.leading_zeros());
+            Some(format!("Invalid {what} operand: {value} has invalid mask component {highest}"))
+        }
+        _ => None,
     }
 }
 
