@@ -771,8 +771,8 @@ fn component_problem(cx: &Ctx, r: &mut Report, at: usize, a: &Applied) -> Option
 }
 
 /// Whether a fragment input of type `ty` must be Flat (VUID 04744): an
-/// integer scalar or vector, or a 64-bit float scalar (spirv-val's test;
-/// vectors of doubles are left to the interface rules).
+/// integer scalar or vector, or a 64-bit float scalar (spirv-val's test,
+/// which leaves vectors of doubles out).
 fn needs_flat(m: &Module, ty: u32) -> bool {
     match m.def_opcode(ty) {
         Some(op::OpTypeInt) => true,

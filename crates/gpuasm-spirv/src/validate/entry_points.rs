@@ -179,9 +179,10 @@ pub(crate) fn check_fast_math_defaults(m: &Module, r: &mut Report) {
     let is_entry = |i: usize| matches!(m.opcode(i), op::OpEntryPoint | op::OpConditionalEntryPointINTEL);
     let entry_at = |i: usize| if m.opcode(i) == op::OpEntryPoint { 1 } else { 2 };
     let entries: Vec<u32> = (0..m.insts.len()).filter(|&i| is_entry(i)).map(|i| m.word(i, entry_at(i))).collect();
+    let is_entry_point: FxHashSet<u32> = entries.iter().copied().collect();
     let with_default: FxHashSet<u32> = (0..m.insts.len())
         .filter(|&i| matches!(m.opcode(i), op::OpExecutionMode | op::OpExecutionModeId))
-        .filter(|&i| m.word(i, 1) == execution_mode::FPFastMathDefault && entries.contains(&m.word(i, 0)))
+        .filter(|&i| m.word(i, 1) == execution_mode::FPFastMathDefault && is_entry_point.contains(&m.word(i, 0)))
         .map(|i| m.word(i, 0))
         .collect();
     if with_default.is_empty() {
