@@ -111,8 +111,10 @@ impl Places {
                 }
             };
             let outside = OUTSIDE | f as u32;
-            let first_block = func.blocks.first().map_or(func.def + 1, |block| block.insts.start);
-            for i in func.def + 1..first_block {
+            // A declaration's parameters too: spirv-val checks their uses.
+            let first_block = func.blocks.first().map_or(m.insts.len(), |block| block.insts.start);
+            let head = (func.def + 1..first_block).take_while(|&i| m.opcode(i) != op::OpFunctionEnd);
+            for i in head {
                 if m.opcode(i) == op::OpFunctionParameter {
                     push(i, i + 1, outside);
                 }
@@ -329,8 +331,37 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         Place::Block(df, db) => (df as usize, db as usize),
                     };
                     if df != f {
-                        let name = r.id(id);
-                        r.error(ErrorKind::Dominance, i, format!("ID {name} is defined in another function"));
+                        // A block of another function dominates nothing
+                        // here: spirv-val's dominance rule, with its
+                        // exemptions (an unreached use, an unreached parent).
+                        if !reachable(b) {
+                            continue;
+                        }
+                        if phi {
+                            if k % 2 != 0 || k < 2 {
+                                continue;
+                            }
+                            let parent = m.word(i, k + 1);
+                            let pb = block_at(func, m.def_index(parent));
+                            if pb.is_some_and(reachable) && phi_error.is_none() {
+                                let (name, p) = (r.id(id), r.id(parent));
+                                let this = r.id(m.result_id_at(inst));
+                                phi_error = Some((
+                                    i,
+                                    format!("In OpPhi instruction {this}, ID {name} definition does not dominate its parent {p}"),
+                                ));
+                            }
+                            continue;
+                        }
+                        let (name, def_block, use_block) =
+                            (r.id(id), r.id(functions[df].blocks[db].label), r.id(func.blocks[b].label));
+                        r.error(
+                            ErrorKind::Dominance,
+                            i,
+                            format!(
+                                "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
+                            ),
+                        );
                         return;
                     }
                     if phi {
