@@ -341,11 +341,15 @@ fn float_width_problem(m: &Module, d: &Declared, i: usize) -> Option<String> {
 /// Extensions that only exist from some SPIR-V version on.
 const EXTENSION_VERSIONS: &[(&str, Version)] = &[
     ("SPV_KHR_vulkan_memory_model", Version(1, 3)),
+    ("SPV_QCOM_cooperative_matrix_conversion", Version(1, 3)),
     ("SPV_KHR_workgroup_memory_explicit_layout", Version(1, 4)),
     ("SPV_EXT_mesh_shader", Version(1, 4)),
     ("SPV_NV_shader_invocation_reorder", Version(1, 4)),
+    ("SPV_EXT_shader_invocation_reorder", Version(1, 4)),
     ("SPV_NV_cluster_acceleration_structure", Version(1, 4)),
     ("SPV_NV_linear_swept_spheres", Version(1, 4)),
+    ("SPV_QCOM_image_processing", Version(1, 4)),
+    ("SPV_QCOM_image_processing2", Version(1, 4)),
 ];
 
 pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {

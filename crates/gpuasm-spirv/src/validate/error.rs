@@ -56,9 +56,9 @@ pub struct ValidationError {
     pub message: String,
     /// The offending instruction, disassembled with friendly names.
     pub instruction: Option<String>,
-    /// Found by a structural pass where spirv-val finds it only after its
-    /// structural checks (see `validate::schedule::Met`).
-    pub(crate) late: bool,
+    /// Where spirv-val's per-instruction walk meets it, when not at
+    /// `instruction_index` (see `Report::error_met_at`).
+    pub(crate) met: Option<usize>,
 }
 
 impl ValidationError {

@@ -204,12 +204,19 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
     }
 }
 
-pub(crate) fn check(m: &Module, r: &mut Report) {
+/// The uses of functions and function types spirv-val rejects in its
+/// per-instruction walk, where it meets the definition: (use, definition,
+/// id, message with `{}` for the id's name), in module order of the uses.
+/// [`check`] finds them in its walk over the operands; [`check_misuses`]
+/// reports them among the walk's passes.
+pub(crate) type Misuses = std::sync::OnceLock<Vec<(usize, usize, u32, &'static str)>>;
+
+pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
     let forward_pointers: FxHashSet<u32> =
         (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
     let mut undefined_forward: Vec<u32> = Vec::new();
-    // Misuses spirv-val finds after its structural checks: given last.
-    let mut late_misuses: Vec<(usize, u32, &str)> = Vec::new();
+    // Misuses spirv-val finds in its later walk (see `Misuses`).
+    let mut late_misuses = Vec::new();
     // An id not defined yet where it is used, in spirv-val's words: a
     // struct member may only name a forward pointer ahead.
     let not_yet_defined = |r: &mut Report, kind: ErrorKind, i: usize, id: u32| {
@@ -263,10 +270,14 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 not_yet_defined(r, ErrorKind::ForwardReference, i, id);
             }
             let def = &m.insts[d];
+            // spirv-val checks what an id names where it meets the id, and
+            // knows nothing yet of an id defined later: the later passes
+            // judge those uses.
+            let forward = d > i;
             if let Some((msg, late)) = misused(m, i, k, def) {
                 if late {
-                    late_misuses.push((i, id, msg));
-                } else {
+                    late_misuses.push((i, d, id, msg));
+                } else if !forward {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
                 }
@@ -277,7 +288,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, format!("ID {name} is not a type id"));
                 }
-            } else if def.info().declares_type && !type_ok(m, i, k) {
+            } else if !forward && def.info().declares_type && !type_ok(m, i, k) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
@@ -292,8 +303,18 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             format!("The following forward referenced IDs have not been defined:\n{}", list.join(" ")),
         );
     }
-    for (i, id, msg) in late_misuses {
+    // Set once: a pass runs once per validation.
+    let _ = misuses.set(late_misuses);
+}
+
+/// Reports the [`Misuses`] [`check`] found, each where spirv-val meets it:
+/// at the definition, whose uses it checks in order.
+pub(crate) fn check_misuses(found: &Misuses, r: &mut Report) {
+    let Some(found) = found.get() else { return };
+    let mut found = found.clone();
+    found.sort_by_key(|&(i, d, ..)| (d, i));
+    for (i, d, id, message) in found {
         let name = r.id(id);
-        r.late_error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
+        r.error_met_at(ErrorKind::TypeValueMismatch, i, d, message.replace("{}", &name));
     }
 }

@@ -208,29 +208,35 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             None => {}
         }
     }
-    for ep in &entry_points {
+    // spirv-val walks the variables in module order and, for each, the
+    // entry points that reach it by function id: its first error is the
+    // first variable's.
+    let mut missing: Vec<(usize, u32, usize, u32)> = Vec::new();
+    for (k, ep) in entry_points.iter().enumerate() {
         let mut seen = FxHashSet::default();
         let mut stack = vec![ep.function];
-        let mut missing: Vec<u32> = Vec::new();
+        let mut vars: Vec<u32> = Vec::new();
         while let Some(f) = stack.pop() {
             if !seen.insert(f) {
                 continue;
             }
-            missing.extend(uses.get(&f).into_iter().flatten().filter(|v| !ep.interface.contains(v)));
+            vars.extend(uses.get(&f).into_iter().flatten().filter(|v| !ep.interface.contains(v)));
             stack.extend(calls.get(&f).into_iter().flatten());
         }
-        missing.sort_unstable();
-        missing.dedup();
-        for var in missing {
-            let at = m.def_index(var).unwrap_or(ep.inst);
-            r.error(
-                ErrorKind::EntryPoint,
-                at,
-                format!(
-                    "Interface variable id <{var}> is used by entry point '{}' id <{}>, but is not listed as an interface",
-                    ep.name, ep.function
-                ),
-            );
-        }
+        vars.sort_unstable();
+        vars.dedup();
+        missing.extend(vars.into_iter().map(|var| (m.def_index(var).unwrap_or(ep.inst), ep.function, k, var)));
+    }
+    missing.sort_unstable();
+    for (at, _, k, var) in missing {
+        let ep = &entry_points[k];
+        r.error(
+            ErrorKind::EntryPoint,
+            at,
+            format!(
+                "Interface variable id <{var}> is used by entry point '{}' id <{}>, but is not listed as an interface",
+                ep.name, ep.function
+            ),
+        );
     }
 }

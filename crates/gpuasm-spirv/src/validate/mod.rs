@@ -21,6 +21,7 @@
 //! assert!(validate(&words, &ValOptions::default()).is_ok());
 //! ```
 
+mod adjacency;
 mod annotations;
 mod arithmetics;
 mod atomic_opcodes;
@@ -246,7 +247,7 @@ impl<'m, 'w> Report<'m, 'w> {
             instruction_index: Some(inst),
             message: message.into(),
             instruction: Some(text),
-            late: false,
+            met: None,
         });
     }
 
@@ -256,14 +257,15 @@ impl<'m, 'w> Report<'m, 'w> {
         dis::instruction_text(&self.module.view(inst), self.names())
     }
 
-    /// An error spirv-val finds only after its structural checks, from a
-    /// structural pass: it is reported only if no structural check fails
-    /// (the pass gives it after its other errors).
-    pub fn late_error(&mut self, kind: ErrorKind, inst: usize, message: impl Into<String>) {
+    /// An error about instruction `inst` that spirv-val's per-instruction
+    /// walk meets at instruction `met` (a rule it checks at a definition
+    /// about the definition's uses): in that walk, `met` decides which
+    /// error comes first.
+    pub fn error_met_at(&mut self, kind: ErrorKind, inst: usize, met: usize, message: impl Into<String>) {
         let before = self.errors.len();
         self.error(kind, inst, message);
         if let Some(e) = self.errors.get_mut(before) {
-            e.late = true;
+            e.met = Some(met);
         }
     }
 
@@ -288,7 +290,7 @@ impl<'m, 'w> Report<'m, 'w> {
                 instruction_index: None,
                 message: message.into(),
                 instruction: None,
-                late: false,
+                met: None,
             });
         }
     }
@@ -307,14 +309,17 @@ fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<Validat
     let threads = schedule::threads_for(words.len());
     if threads == 1 {
         let module = Module::read(words).map_err(|e| vec![binary_error(&e)])?;
-        return validate_on(&module, options, None);
+        return validate_on(&module, options, None, &ids::Misuses::new());
     }
-    // A large module: the other threads start while it is read.
+    // A large module: the other threads start while it is read. Every
+    // thread validates it, sharing out the passes: what one pass hands
+    // another must be shared too.
+    let misuses = ids::Misuses::new();
     schedule::with_helpers(
         threads,
         || Module::read(words),
         |read, board| match read {
-            Ok(module) => validate_on(module, options, Some(board)),
+            Ok(module) => validate_on(module, options, Some(board), &misuses),
             Err(e) => Err(vec![binary_error(e)]),
         },
     )
@@ -327,7 +332,7 @@ fn binary_error(e: &BinaryError) -> ValidationError {
         instruction_index: None,
         message: spirv_val_binary_message(e).unwrap_or_else(|| e.kind().to_string()),
         instruction: None,
-        late: false,
+        met: None,
     }
 }
 
@@ -368,15 +373,17 @@ fn spirv_val_binary_message(e: &BinaryError) -> Option<String> {
 
 /// Validates an already read module.
 pub fn validate_module(module: &Module<'_>, options: &ValOptions) -> Result<(), ValidationErrors> {
-    validate_on(module, options, None).map_err(ValidationErrors::new)
+    validate_on(module, options, None, &ids::Misuses::new()).map_err(ValidationErrors::new)
 }
 
 /// Validates a module, sharing the passes with the other threads of
-/// `board` if there is one (each of them calls this with the same module).
+/// `board` if there is one (each of them calls this with the same module
+/// and the same `misuses`, which one pass fills for another).
 fn validate_on(
     module: &Module<'_>,
     options: &ValOptions,
     board: Option<&schedule::Board>,
+    misuses: &ids::Misuses,
 ) -> Result<(), Vec<ValidationError>> {
     // spirv-val's spvValidatorOptionsSetBeforeHlslLegalization sets both.
     let implied;
@@ -415,7 +422,7 @@ fn validate_on(
     let ordered: &schedule::Structural = &[
         (&|r| limits::check_bound(module, limits, r), Before),
         (&|r| layout::check(module, r), During { each: 2, end: 0 }),
-        (&|r| ids::check(module, r), During { each: 0, end: 2 }),
+        (&|r| ids::check(module, r, misuses), During { each: 0, end: 2 }),
         (&|r| capabilities::check(module, options, r), During { each: 1, end: 3 }),
         (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
         (&|r| limits::check(module, limits, r), During { each: 4, end: 3 }),
@@ -443,6 +450,7 @@ fn validate_on(
         &|r| type_decls::check(module, options.target_env, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),
+        &|r| ids::check_misuses(misuses, r),
         &|r| tensors::check_types(module, r),
         &|r| cooperative::check_types(module, r),
         &|r| debug_info::check(module, r),
@@ -466,6 +474,7 @@ fn validate_on(
         &|r| clspv_reflection::check(module, r),
     ];
     let rest: &[schedule::Pass] = &[
+        &|r| adjacency::check(module, r),
         // spirv-val's entry-point rules, after its per-instruction passes.
         &|r| {
             entry_points::check_present(module, r);
@@ -560,7 +569,7 @@ mod tests {
             instruction_index: inst,
             message: message.into(),
             instruction: None,
-            late: false,
+            met: None,
         }
     }
 

@@ -49,6 +49,9 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let sizes = super::workgroup_size::SizeModes::new(m);
     for i in 0..m.insts.len() {
         match m.opcode(i) {
+            // spirv-val checks the entry point's function first (see
+            // `types`): its modes only where that passes.
+            op::OpEntryPoint if !function_fits(m, i) => {}
             op::OpEntryPoint => {
                 let set = modes.get(&m.word(i, 1)).unwrap_or(&none);
                 let message = if caps.contains(&capability::Shader) { shader_modes(m.word(i, 0), set) } else { None };
@@ -624,4 +627,17 @@ fn memory_model(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, r: &mut Repor
         }
         None => true,
     }
+}
+
+/// Whether OpEntryPoint `i` names a function spirv-val takes as one: an
+/// OpFunction returning void, without parameters unless it is a kernel.
+fn function_fits(m: &Module, i: usize) -> bool {
+    let f = m.word(i, 1);
+    if m.def_opcode(f) != Some(op::OpFunction) {
+        return false;
+    }
+    let fn_type = m.def_word(f, 4).unwrap_or(0);
+    let parameters = m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2);
+    (m.word(i, 0) == crate::grammar::execution_model::Kernel || !parameters)
+        && m.def_opcode(m.type_of(f)) == Some(op::OpTypeVoid)
 }

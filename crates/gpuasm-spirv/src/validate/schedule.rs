@@ -59,8 +59,6 @@ pub(crate) enum Met {
 /// errors `errors`) among spirv-val's checks: the lowest comes first.
 fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize) {
     let first = errors.first();
-    // A pass gives the errors spirv-val finds later after its others.
-    let met = if first.is_some_and(|e| e.late) { Met::After } else { met };
     match (met, first.and_then(|e| e.instruction_index)) {
         (Met::Before, _) => (0, 0, k),
         (Met::During { each, .. }, Some(i)) => (1, i, each as usize),
@@ -102,8 +100,9 @@ impl Independent<'_, '_> {
     fn decide(&self, mut failed: Vec<(usize, Vec<ValidationError>)>, every: bool) -> Result<(), Failures> {
         let Some(&(first, _)) = failed.first() else { return Ok(()) };
         if self.in_walk(first) {
-            let at =
-                |errors: &[ValidationError]| errors.first().and_then(|e| e.instruction_index).unwrap_or(usize::MAX);
+            let at = |errors: &[ValidationError]| {
+                errors.first().and_then(|e| e.met.or(e.instruction_index)).unwrap_or(usize::MAX)
+            };
             let best = (0..failed.len())
                 .filter(|&j| self.in_walk(failed[j].0))
                 .min_by_key(|&j| (at(&failed[j].1), j))
