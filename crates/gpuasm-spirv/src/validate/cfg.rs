@@ -30,6 +30,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut has_blocks = false;
     let mut seen_definition = false;
     let mut function_start = 0;
+    // The current function's first block and the current block.
+    let (mut first_label, mut label) = (0, 0);
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let opc = inst.opcode();
@@ -41,6 +43,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 state = State::Header;
                 has_blocks = false;
+                first_label = 0;
                 function_start = i;
                 void_return = m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeVoid);
             }
@@ -69,6 +72,10 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 _ => {
                     state = State::InBlock;
                     has_blocks = true;
+                    label = m.result_id_at(inst);
+                    if first_label == 0 {
+                        first_label = label;
+                    }
                 }
             },
             op::OpFunctionEnd => {
@@ -93,6 +100,17 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 state = State::Outside;
             }
             _ if TERMINATOR_SET.contains(opc) => {
+                // Nothing branches to a function's first block: spirv-val
+                // checks at the branch and names the function.
+                if state == State::InBlock && first_label != 0 && branches_to(m, i, first_label) {
+                    let (e, f, p) = (r.id(first_label), r.id(m.result_id_word(function_start)), r.id(label));
+                    r.error_met_at(
+                        ErrorKind::FunctionStructure,
+                        function_start,
+                        i,
+                        format!("First block {e} of function {f} is targeted by block {p}"),
+                    );
+                }
                 if state != State::InBlock {
                     r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]));
                 }
@@ -140,6 +158,21 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         r.module_error(ErrorKind::FunctionStructure, "Missing OpFunctionEnd at end of module.");
     }
     merge_instructions(m, r);
+}
+
+/// Whether branch `i` (OpBranch, OpBranchConditional, OpSwitch) may jump
+/// to `label`.
+fn branches_to(m: &Module, i: usize, label: u32) -> bool {
+    let targets = match m.opcode(i) {
+        op::OpBranch => 0..1,
+        op::OpBranchConditional => 1..3,
+        op::OpSwitch => 1..m.operands(i).len(),
+        _ => return false,
+    };
+    // A switch's operands after the selector: the default, then (literal,
+    // label) pairs; only the labels count.
+    let switch = m.opcode(i) == op::OpSwitch;
+    targets.filter(|k| !switch || k % 2 == 1).any(|k| m.word(i, k) == label)
 }
 
 /// OpSelectionMerge and OpLoopMerge: a loop's merge block and continue

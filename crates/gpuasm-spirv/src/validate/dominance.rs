@@ -253,17 +253,6 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
             );
             return;
         }
-        // Nothing branches to the entry block.
-        let entry = func.blocks[0].label;
-        if let Some(pred) = func.blocks.iter().find(|block| branch_targets(m, block.insts.end - 1).contains(&entry)) {
-            let (e, f, p) = (r.id(entry), r.id(m.result_id_word(func.def)), r.id(pred.label));
-            r.error(
-                ErrorKind::FunctionStructure,
-                func.def,
-                format!("First block {e} of function {f} is targeted by block {p}"),
-            );
-            return;
-        }
         // Block order follows dominance (from the entry block: blocks it
         // does not reach have no dominator here, as in spirv-val).
         for (b, d) in idom.iter().enumerate() {

@@ -59,7 +59,7 @@ pub(crate) enum Met {
 /// errors `errors`) among spirv-val's checks: the lowest comes first.
 fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize) {
     let first = errors.first();
-    match (met, first.and_then(|e| e.instruction_index)) {
+    match (met, first.and_then(|e| e.met.or(e.instruction_index))) {
         (Met::Before, _) => (0, 0, k),
         (Met::During { each, .. }, Some(i)) => (1, i, each as usize),
         (Met::During { end, .. }, None) => (2, end as usize, k),
