@@ -217,11 +217,11 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
     let mut undefined_forward: Vec<u32> = Vec::new();
     // Misuses spirv-val finds in its later walk (see `Misuses`).
     let mut late_misuses = Vec::new();
-    // An id not defined yet where it is used, in spirv-val's words: a
-    // struct member may only name a forward pointer ahead.
+    // An id not defined yet where it is used, in spirv-val's words: a type
+    // may only name a forward pointer ahead.
     let not_yet_defined = |r: &mut Report, kind: ErrorKind, i: usize, id: u32| {
         let name = r.id(id);
-        let message = if m.opcode(i) == op::OpTypeStruct {
+        let message = if m.insts[i].info().declares_type {
             format!("Operand {name} requires a previous definition")
         } else {
             format!("ID {name} has not been defined")

@@ -308,7 +308,7 @@ pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), ValidationErr
 fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
     let threads = schedule::threads_for(words.len());
     if threads == 1 {
-        let module = Module::read(words).map_err(|e| vec![binary_error(&e)])?;
+        let module = Module::read(words).map_err(|e| vec![binary_error(&e, words)])?;
         return validate_on(&module, options, None, &ids::Misuses::new());
     }
     // A large module: the other threads start while it is read. Every
@@ -320,27 +320,47 @@ fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<Validat
         || Module::read(words),
         |read, board| match read {
             Ok(module) => validate_on(module, options, Some(board), &misuses),
-            Err(e) => Err(vec![binary_error(e)]),
+            Err(e) => Err(vec![binary_error(e, words)]),
         },
     )
 }
 
-fn binary_error(e: &BinaryError) -> ValidationError {
+fn binary_error(e: &BinaryError, words: &[u32]) -> ValidationError {
     ValidationError {
         kind: ErrorKind::Binary,
         word_offset: e.word_offset(),
         instruction_index: None,
-        message: spirv_val_binary_message(e).unwrap_or_else(|| e.kind().to_string()),
+        message: spirv_val_binary_message(e, words).unwrap_or_else(|| e.kind().to_string()),
         instruction: None,
         met: None,
     }
 }
 
+/// Whether word `at` of a module is the result id of its instruction.
+fn is_result_id(words: &[u32], at: usize) -> bool {
+    let mut start = 5;
+    while let Some(&first) = words.get(start) {
+        let end = start + ((first >> 16) as usize).max(1);
+        if at < end {
+            let Some(info) = crate::grammar::instruction(first as u16) else { return false };
+            let position = info.operands.iter().position(|o| o.kind == crate::grammar::OperandKind::IdResult);
+            return position.is_some_and(|k| at == start + 1 + k);
+        }
+        start = end;
+    }
+    false
+}
+
 /// A reading error in the words of spirv-val's binary parser, for the
 /// kinds whose wording is known; others keep the reader's.
-fn spirv_val_binary_message(e: &BinaryError) -> Option<String> {
+fn spirv_val_binary_message(e: &BinaryError, words: &[u32]) -> Option<String> {
     use crate::binary::BinaryErrorKind as K;
     match e.kind() {
+        // spirv-val reads ids past the bound; it rejects a result id there
+        // (an operand there is never defined, and gets that error).
+        K::IdOutOfBound { id, bound } if is_result_id(words, e.word_offset()) => {
+            Some(format!("Result <id> '{id}' must be less than the ID bound '{bound}'."))
+        }
         K::ExtraWords { opname, expected, word_count } => Some(format!(
             "Invalid instruction {opname} starting at word {}: expected no more operands after {expected} words, \
              but stated word count is {word_count}.",

@@ -136,12 +136,22 @@ pub fn file_name(path: &Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
 }
 
-/// Rows of a TSV with a header: column values by header name.
+/// Rows of a TSV with a header: column values by header name. A value the
+/// writer quoted (CSV style, as Python's csv module quotes a value holding
+/// `"`) is unquoted; tabs and newlines never occur inside values.
 pub fn rows(rel: &str) -> Vec<HashMap<String, String>> {
     let text = std::fs::read_to_string(corpus(rel)).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    lines.map(|l| header.iter().zip(l.split('\t')).map(|(h, v)| (h.to_string(), v.to_string())).collect()).collect()
+    lines.map(|l| header.iter().zip(l.split('\t')).map(|(h, v)| (h.to_string(), unquote(v))).collect()).collect()
+}
+
+/// `"a ""b"""` → `a "b"`; a value not quoted as a whole is kept.
+fn unquote(v: &str) -> String {
+    match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(inner) => inner.replace("\"\"", "\""),
+        None => v.to_string(),
+    }
 }
 
 pub fn words(bytes: &[u8]) -> Vec<u32> {
