@@ -28,7 +28,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut state = State::Outside;
     let mut void_return = true;
     let mut has_blocks = false;
-    let mut seen_definition = false;
+    // spirv-val's layout: after the first OpFunction, the declarations
+    // section lasts until an instruction other than OpFunction,
+    // OpFunctionParameter and OpFunctionEnd (a label, but also a line);
+    // a function without blocks ending after that is out of place.
+    let (mut seen_function, mut in_definitions) = (false, false);
     let mut function_start = 0;
     // The current function's first block and the current block.
     let (mut first_label, mut label) = (0, 0);
@@ -36,6 +40,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let inst = &m.insts[i];
         let opc = inst.opcode();
         let name = inst.info().name;
+        seen_function |= opc == op::OpFunction;
+        in_definitions |=
+            seen_function && !matches!(opc, op::OpFunction | op::OpFunctionParameter | op::OpFunctionEnd);
         match opc {
             op::OpFunction => {
                 if state != State::Outside {
@@ -88,9 +95,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                     }
                     _ => {}
                 }
-                if has_blocks {
-                    seen_definition = true;
-                } else if seen_definition {
+                if !has_blocks && in_definitions {
                     r.error(
                         ErrorKind::FunctionStructure,
                         i,
