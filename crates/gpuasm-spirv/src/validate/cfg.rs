@@ -41,8 +41,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let opc = inst.opcode();
         let name = inst.info().name;
         seen_function |= opc == op::OpFunction;
-        in_definitions |=
-            seen_function && !matches!(opc, op::OpFunction | op::OpFunctionParameter | op::OpFunctionEnd);
+        in_definitions |= seen_function && !matches!(opc, op::OpFunction | op::OpFunctionParameter | op::OpFunctionEnd);
         match opc {
             op::OpFunction => {
                 if state != State::Outside {

@@ -747,7 +747,17 @@ impl Ctx<'_, '_> {
                 return Some(message);
             }
         }
-        self.memory_access(i, 2)
+        if let Some(message) = self.memory_access(i, 2) {
+            return Some(message);
+        }
+        if self.vulkan && !r.options.before_hlsl_legalization && super::types::contains_handle(m, object_type, 0) {
+            return Some(
+                "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
+                 OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects"
+                    .into(),
+            );
+        }
+        None
     }
 
     /// The memory scope rules of the scope of `bit` (MakePointerAvailable or

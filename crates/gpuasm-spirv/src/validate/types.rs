@@ -547,7 +547,7 @@ pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulk
 /// Whether a value of type `ty` holds an image, sampler, sampled image or
 /// acceleration structure (spirv-val looks through composites, not
 /// pointers).
-fn contains_handle(m: &Module, ty: u32, depth: u32) -> bool {
+pub(super) fn contains_handle(m: &Module, ty: u32, depth: u32) -> bool {
     if depth > 64 {
         return false;
     }
@@ -794,16 +794,6 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
         match m.opcode(i) {
-            op::OpStore
-                if vulkan && !r.options.before_hlsl_legalization && contains_handle(m, m.type_of(m.word(i, 1)), 0) =>
-            {
-                r.error(
-                    ErrorKind::OperandType,
-                    i,
-                    "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
-                 OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects",
-                )
-            }
             op::OpVariable => {
                 if let Some(message) = variable_problem(m, r, i, vulkan) {
                     r.error(ErrorKind::OperandType, i, message);
