@@ -793,13 +793,10 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
-        match m.opcode(i) {
-            op::OpVariable => {
-                if let Some(message) = variable_problem(m, r, i, vulkan) {
-                    r.error(ErrorKind::OperandType, i, message);
-                }
+        if m.opcode(i) == op::OpVariable {
+            if let Some(message) = variable_problem(m, r, i, vulkan) {
+                r.error(ErrorKind::OperandType, i, message);
             }
-            _ => {}
         }
         check_instruction(m, r, i, vulkan);
         check_alignment(m, r, i, vulkan);
