@@ -492,6 +492,11 @@ impl Ctx<'_, '_> {
                 }
             }
         }
+        if self.vulkan && !untyped {
+            if let Some(message) = super::types::vulkan_class_problem(m, r, i) {
+                return Some(message);
+            }
+        }
         if self.vulkan && class != sc::Input && class != sc::Output {
             if self.decorated(m.result_id_word(i), decoration::Invariant) {
                 return Some(format!(
@@ -541,7 +546,11 @@ impl Ctx<'_, '_> {
         if class == sc::PhysicalStorageBuffer {
             return Some("PhysicalStorageBuffer must not be used with OpVariable.".into());
         }
-        // (Vulkan's runtime array rules: the types pass.)
+        if self.vulkan && !untyped {
+            if let Some(message) = super::types::runtime_array_problem(m, r, i) {
+                return Some(message);
+            }
+        }
         let allocated = if untyped { value } else { pointee };
         if class != sc::Function && class != sc::Private && allocated != 0 {
             let what = |o: u16, _| matches!(o, op::OpTypeCooperativeMatrixNV | op::OpTypeCooperativeMatrixKHR);

@@ -567,7 +567,7 @@ pub(super) fn contains_handle(m: &Module, ty: u32, depth: u32) -> bool {
 /// spirv-val's words: only inside a struct (or, with
 /// RuntimeDescriptorArrayEXT, in a resource), and a struct holding one is a
 /// Block in StorageBuffer/PhysicalStorageBuffer or a BufferBlock in Uniform.
-fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
+pub(super) fn runtime_array_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
     let value = m.def_word(m.result_type_word(i), 3)?;
     let class = m.word(i, 2);
     let vuid = "[VUID-StandaloneSpirv-OpTypeRuntimeArray-04680]";
@@ -575,6 +575,7 @@ fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
     match m.def_opcode(value)? {
         op::OpTypeRuntimeArray => {
             if !super::capabilities::with_implied(m).contains(&capability::RuntimeDescriptorArray) {
+                let name = r.id(m.result_id_word(i));
                 Some(format!(
                     "{vuid} OpVariable, <id> {name}, is attempting to create memory for an illegal type, OpTypeRuntimeArray."
                 ))
@@ -608,41 +609,17 @@ fn runtime_array_problem(m: &Module, i: usize, name: &str) -> Option<String> {
     }
 }
 
-/// An OpVariable initializer is a constant or a module-scope variable of
-/// the variable's data type (`{init}` stands for its name).
-fn initializer_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
-    let init = m.def(m.word(i, 3));
-    let module_scope_var = init.is_some_and(|d| d.opcode() == op::OpVariable)
-        && m.def_index(m.word(i, 3)).is_some_and(|k| m.word(k, 2) != storage_class::Function);
-    let constant = init.is_some_and(|d| crate::module::is_constant(d.opcode()));
-    if !(constant || module_scope_var) {
-        let t = r.id(m.word(i, 3));
-        return Some(format!("Variable Initializer <id> {t} is not a constant or module-scope variable."));
-    }
-    let data = m.def_word(m.result_type_word(i), 3)?;
-    (init.map_or(0, |d| m.result_type_at(d)) != data).then(|| "Initializer type must match the data type".into())
-}
-
-/// What spirv-val finds wrong with variable `i` before its storage class
-/// and function: the initializer, then in Vulkan what its storage class
-/// may hold.
-fn variable_problem(m: &Module, r: &mut Report, i: usize, vulkan: bool) -> Option<String> {
-    if m.operands(i).len() > 3 {
-        if let Some(message) = initializer_problem(m, r, i) {
-            return Some(message);
-        }
-    }
-    if !vulkan {
-        return None;
-    }
-    let t = r.id(m.result_id_word(i));
+/// Vulkan's rules on what variable `i` (an OpVariable) of a buffer or
+/// handle storage class may hold, in spirv-val's words: the memory pass
+/// checks them where spirv-val does, after the storage class.
+pub(super) fn vulkan_class_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
+    // The name only for a message: naming ids is work.
     if let Some((class, vuid)) = buffer_class_problem(m, i) {
+        let t = r.id(m.result_id_word(i));
         return Some(format!("{vuid} {class} OpVariable <id> {t} has illegal type."));
     }
-    if let Some(message) = runtime_array_problem(m, i, &t) {
-        return Some(message);
-    }
     (m.word(i, 2) == storage_class::UniformConstant && !opaque_handle(m, i)).then(|| {
+        let t = r.id(m.result_id_word(i));
         format!("[VUID-StandaloneSpirv-UniformConstant-04655] UniformConstant OpVariable <id> {t} has illegal type.")
     })
 }
@@ -793,11 +770,6 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
-        if m.opcode(i) == op::OpVariable {
-            if let Some(message) = variable_problem(m, r, i, vulkan) {
-                r.error(ErrorKind::OperandType, i, message);
-            }
-        }
         check_instruction(m, r, i, vulkan);
         check_alignment(m, r, i, vulkan);
         if r.full() {
