@@ -134,9 +134,15 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
         (0u64, false, limits.max_local_variables, "local variables ('Function' Storage Class)"),
         (0u64, false, limits.max_global_variables, "Global Variables (Storage Class other than 'Function')"),
     ];
+    let bound = m.header.bound;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let n = m.operands(i).len();
+        let id = m.result_id_at(inst);
+        if id >= bound && id != 0 {
+            r.error(ErrorKind::Limit, i, format!("Result <id> '{id}' must be less than the ID bound '{bound}'."));
+            continue;
+        }
         match inst.opcode() {
             op::OpTypeStruct => {
                 // spirv-val compares against the limit cut to 16 bits.

@@ -26,6 +26,7 @@ mod annotations;
 mod arithmetics;
 mod atomic_opcodes;
 mod atomics;
+mod binary_words;
 mod bit_fields;
 mod block_layout;
 mod block_roles;
@@ -308,7 +309,7 @@ pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), ValidationErr
 fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
     let threads = schedule::threads_for(words.len());
     if threads == 1 {
-        let module = Module::read(words).map_err(|e| vec![binary_error(&e, words)])?;
+        let module = read(words).map_err(|e| vec![binary_error(&e, words)])?;
         return validate_on(&module, options, None, &ids::Misuses::new());
     }
     // A large module: the other threads start while it is read. Every
@@ -317,7 +318,7 @@ fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<Validat
     let misuses = ids::Misuses::new();
     schedule::with_helpers(
         threads,
-        || Module::read(words),
+        || read(words),
         |read, board| match read {
             Ok(module) => validate_on(module, options, Some(board), &misuses),
             Err(e) => Err(vec![binary_error(e, words)]),
@@ -325,69 +326,21 @@ fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<Validat
     )
 }
 
+/// Reads a module to validate. spirv-val takes ids at or past the header's
+/// bound: an operand there is an id never defined, a result there is an
+/// error of its own (`limits`), each met where spirv-val meets it.
+fn read(words: &[u32]) -> Result<Module<'_>, BinaryError> {
+    Module::read_with(words, crate::binary::ParserOptions::default().check_bound(false))
+}
+
 fn binary_error(e: &BinaryError, words: &[u32]) -> ValidationError {
     ValidationError {
         kind: ErrorKind::Binary,
         word_offset: e.word_offset(),
         instruction_index: None,
-        message: spirv_val_binary_message(e, words).unwrap_or_else(|| e.kind().to_string()),
+        message: binary_words::message(e, words).unwrap_or_else(|| e.kind().to_string()),
         instruction: None,
         met: None,
-    }
-}
-
-/// Whether word `at` of a module is the result id of its instruction.
-fn is_result_id(words: &[u32], at: usize) -> bool {
-    let mut start = 5;
-    while let Some(&first) = words.get(start) {
-        let end = start + ((first >> 16) as usize).max(1);
-        if at < end {
-            let Some(info) = crate::grammar::instruction(first as u16) else { return false };
-            let position = info.operands.iter().position(|o| o.kind == crate::grammar::OperandKind::IdResult);
-            return position.is_some_and(|k| at == start + 1 + k);
-        }
-        start = end;
-    }
-    false
-}
-
-/// A reading error in the words of spirv-val's binary parser, for the
-/// kinds whose wording is known; others keep the reader's.
-fn spirv_val_binary_message(e: &BinaryError, words: &[u32]) -> Option<String> {
-    use crate::binary::BinaryErrorKind as K;
-    match e.kind() {
-        // spirv-val reads ids past the bound; it rejects a result id there
-        // (an operand there is never defined, and gets that error).
-        K::IdOutOfBound { id, bound } if is_result_id(words, e.word_offset()) => {
-            Some(format!("Result <id> '{id}' must be less than the ID bound '{bound}'."))
-        }
-        K::ExtraWords { opname, expected, word_count } => Some(format!(
-            "Invalid instruction {opname} starting at word {}: expected no more operands after {expected} words, \
-             but stated word count is {word_count}.",
-            e.word_offset()
-        )),
-        K::UnknownMaskBits { kind, value, bits } if *bits != 0 => {
-            // spvOperandTypeStr's names of the kinds the parser reads as masks.
-            let what = match *kind {
-                "FPFastMathMode" => "floating-point fast math mode",
-                "FunctionControl" => "function control",
-                "LoopControl" => "loop control",
-                "ImageOperands" => "image",
-                "MemoryAccess" => "memory access",
-                "TensorOperands" => "tensor operands",
-                "RawAccessChainOperands" => "raw access chain operands",
-                "SelectionControl" => "selection control",
-                "CooperativeMatrixOperands" => "cooperative matrix operands",
-                "CooperativeMatrixReduce" => "cooperative matrix reduce",
-                "TensorAddressingOperands" => "tensor addressing operands",
-                "MatrixMultiplyAccumulateOperands" => "matrix multiply accumulate operands",
-                _ => return None,
-            };
-            // The parser tries the bits from the highest down.
-            let highest = 1u32 << (31 - bits.leading_zeros());
-            Some(format!("Invalid {what} operand: {value} has invalid mask component {highest}"))
-        }
-        _ => None,
     }
 }
 
