@@ -7,11 +7,11 @@ use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{op, InstructionInfo, OperandKind};
 use crate::module::{Inst, Module};
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// Whether operand `k` of instruction `i` (counting every operand, result
 /// type and result included) may name an id defined later.
-fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>, id: u32) -> bool {
+fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, usize>, id: u32) -> bool {
     let inst = &m.insts[i];
     match inst.opcode() {
         op::OpExecutionMode
@@ -59,7 +59,8 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashSet<u32>,
             }
             _ => false,
         },
-        _ => forward_pointers.contains(&id),
+        // A pointer declared ahead by an earlier OpTypeForwardPointer.
+        _ => forward_pointers.get(&id).is_some_and(|&at| at < i),
     }
 }
 
@@ -212,8 +213,11 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
 pub(crate) type Misuses = std::sync::OnceLock<Vec<(usize, usize, u32, &'static str)>>;
 
 pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
-    let forward_pointers: FxHashSet<u32> =
-        (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer).map(|i| m.word(i, 0)).collect();
+    // Each forward-declared pointer and where it is first declared.
+    let mut forward_pointers: FxHashMap<u32, usize> = FxHashMap::default();
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpTypeForwardPointer) {
+        forward_pointers.entry(m.word(i, 0)).or_insert(i);
+    }
     let mut undefined_forward: Vec<u32> = Vec::new();
     // Misuses spirv-val finds in its later walk (see `Misuses`).
     let mut late_misuses = Vec::new();
