@@ -630,14 +630,15 @@ fn memory_model(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, r: &mut Repor
 }
 
 /// Whether OpEntryPoint `i` names a function spirv-val takes as one: an
-/// OpFunction returning void, without parameters unless it is a kernel.
+/// OpFunction returning void, whose type has no parameters (three words)
+/// unless it is a kernel.
 fn function_fits(m: &Module, i: usize) -> bool {
     let f = m.word(i, 1);
     if m.def_opcode(f) != Some(op::OpFunction) {
         return false;
     }
     let fn_type = m.def_word(f, 4).unwrap_or(0);
-    let parameters = m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2);
+    let parameters = m.def(fn_type).is_none_or(|d| d.word_count() != 3);
     (m.word(i, 0) == crate::grammar::execution_model::Kernel || !parameters)
         && m.def_opcode(m.type_of(f)) == Some(op::OpTypeVoid)
 }

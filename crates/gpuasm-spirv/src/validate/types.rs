@@ -90,7 +90,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         }
         // spirv-val looks at the signedness of 32-bit integers only.
         op::OpTypeInt if m.word(i, 1) == 32 && m.word(i, 2) > 1 => {
-            r.error(ErrorKind::OperandType, i, format!("OpTypeInt has invalid signedness: {}", m.word(i, 2)));
+            r.error(ErrorKind::OperandType, i, "OpTypeInt has invalid signedness:");
         }
         op::OpConstant | op::OpSpecConstant if !narrow_literal_ok(m, i) => {
             r.error(
@@ -149,9 +149,11 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             }
             // Kernels take parameters; only the other execution models may not.
             let vuid = if vulkan { "[VUID-StandaloneSpirv-None-04633] " } else { "" };
+            // spirv-val counts the words of whatever the function's type
+            // operand names: three for a function type without parameters.
             let fn_type = m.def_word(f, 4).unwrap_or(0);
             if m.word(i, 0) != crate::grammar::execution_model::Kernel
-                && m.def(fn_type).is_some_and(|d| d.opcode() == op::OpTypeFunction && m.operands_len_of(fn_type) > 2)
+                && m.def(fn_type).is_none_or(|d| d.word_count() != 3)
             {
                 let t = r.id(f);
                 r.error(
@@ -237,12 +239,13 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             }
             let return_type = m.type_of(f);
             if return_type != m.result_type_at(inst) {
-                let (t, fname) = (r.id(m.result_type_at(inst)), r.id(f));
+                // spirv-val names the function's return type here.
+                let (t, returned) = (r.id(m.result_type_at(inst)), r.id(return_type));
                 r.error(
                     ErrorKind::OperandType,
                     i,
                     format!(
-                        "OpFunctionCall Result Type <id> {t}s type does not match Function <id> {fname}s return type."
+                        "OpFunctionCall Result Type <id> {t}s type does not match Function <id> {returned}s return type."
                     ),
                 );
                 return;
