@@ -12,6 +12,8 @@
 //! rejects and we accept are rules not implemented yet; they are listed in
 //! `val-known-gaps.txt` and must match it exactly, so a new gap fails and a
 //! closed gap asks for the list to shrink (`GPUASM_BLESS_GAPS=1` rewrites it).
+//! Where both reject a module, our first message must be spirv-val's, or
+//! the case listed in `val-known-messages.txt`, kept exact the same way.
 
 mod common;
 
@@ -38,20 +40,33 @@ impl Case {
         let (valid, message) = (row["verdict"] == "valid", row["message"].clone());
         Case { source, name: row["file"].clone(), bytes, env: None, valid, message }
     }
-
-    /// spirv-val rejects it and we accept it.
-    fn false_accept(&self) -> bool {
-        !self.valid && ours(self)
-    }
 }
 
-fn ours(case: &Case) -> bool {
-    let Ok((words, _)) = words_from_bytes(&case.bytes) else { return false };
+/// Our verdict: `Ok` if we accept the module, else our first message.
+fn ours(case: &Case) -> Result<(), String> {
+    let Ok((words, _)) = words_from_bytes(&case.bytes) else { return Err(String::new()) };
     let mut options = ValOptions::default();
     if let Some(env) = case.env {
         options.target_env = env;
     }
-    validate(&words, &options).is_ok()
+    validate(&words, &options).map_err(|errors| errors[0].message.clone())
+}
+
+/// Whether our first message is the one spirv-val printed first. The
+/// recordings hold its output with whitespace runs made one space (some cut
+/// to 300 characters), after an `error: line N:` prefix and before the
+/// instruction it quotes.
+fn same_first_message(recorded: &str, ours: &str) -> bool {
+    let recorded = recorded
+        .strip_prefix("error: line ")
+        .and_then(|rest| rest.split_once(": "))
+        .map_or(recorded, |(_, message)| message);
+    let ours = ours.split_whitespace().collect::<Vec<_>>().join(" ");
+    let recorded = recorded.trim_end();
+    if ours.len() >= recorded.len() {
+        return ours.starts_with(recorded) && (ours.len() == recorded.len() || recorded.len() >= 250);
+    }
+    recorded.starts_with(&ours) && recorded.as_bytes()[ours.len()] == b' '
 }
 
 fn env_of(flags: &str) -> Option<TargetEnv> {
@@ -115,12 +130,23 @@ const GAPS_HEADER: &str = "# Modules spirv-val rejects and gpuasm val accepts: r
 /// verdict before the trials compare against it.
 fn bless_gaps(cases: &[Case]) {
     let mut listing = String::from(GAPS_HEADER);
-    for case in cases.iter().filter(|c| c.false_accept()) {
+    let mut messages = String::from(MESSAGES_HEADER);
+    for case in cases {
         let message: String = case.message.chars().take(200).collect();
-        listing += &format!("{}\t{message}\n", case.name);
+        match (case.valid, ours(case)) {
+            (false, Ok(())) => listing += &format!("{}\t{message}\n", case.name),
+            (false, Err(first)) if !same_first_message(&case.message, &first) => {
+                messages += &format!("{}\t{message}\n", case.name)
+            }
+            _ => {}
+        }
     }
     std::fs::write(corpus("val-known-gaps.txt"), listing).unwrap();
+    std::fs::write(corpus("val-known-messages.txt"), messages).unwrap();
 }
+
+const MESSAGES_HEADER: &str = "# Modules both reject where gpuasm val's first message is not spirv-val's.\n\
+# Kept exact by tests/val_golden.rs (GPUASM_BLESS_GAPS=1 rewrites it). Columns: case, spirv-val's output.\n";
 
 /// One trial per case: a valid module must be accepted; an invalid one
 /// accepted must be listed as a known gap, and a listed one still accepted.
@@ -130,20 +156,31 @@ fn verdict_trials(out: &mut Vec<Trial>) {
         bless_gaps(&cases);
     }
     let known = std::sync::Arc::new(KnownList::read(corpus("val-known-gaps.txt"), Some("false-accept")));
+    let messages = std::sync::Arc::new(KnownList::read(corpus("val-known-messages.txt"), Some("message")));
     let n = cases.len();
     out.push(Trial::test("corpus: more than 10000 cases", move || {
         ensure(n > 10_000, || format!("corpus went missing: {n} cases"))
     }));
     let names: BTreeSet<String> = cases.iter().map(|c| c.name.clone()).collect();
     for case in cases {
-        let known = std::sync::Arc::clone(&known);
+        let (known, messages) = (std::sync::Arc::clone(&known), std::sync::Arc::clone(&messages));
         out.push(Trial::test(format!("{}/{}", case.source, case.name), move || {
-            let accepted = ours(&case);
-            ensure(!case.valid || accepted, || format!("{}: valid module rejected", case.name))?;
-            known.check(&case.name, (!case.valid && accepted).then_some("false-accept"))
+            let verdict = ours(&case);
+            ensure(!case.valid || verdict.is_ok(), || format!("{}: valid module rejected", case.name))?;
+            known.check(&case.name, (!case.valid && verdict.is_ok()).then_some("false-accept"))?;
+            let other = match (&verdict, case.valid) {
+                (Err(first), false) => !same_first_message(&case.message, first),
+                _ => false,
+            };
+            messages.check(&case.name, other.then_some("message")).map_err(|e| {
+                let first = verdict.as_ref().err().map_or("", String::as_str);
+                let e = e.message().unwrap_or_default().to_string();
+                format!("{e}\n  spirv-val: {}\n  gpuasm:    {first}", case.message).into()
+            })
         }));
     }
-    out.push(known.no_strangers("val-known-gaps.txt names only cases of the corpora", names));
+    out.push(known.no_strangers("val-known-gaps.txt names only cases of the corpora", names.clone()));
+    out.push(messages.no_strangers("val-known-messages.txt names only cases of the corpora", names));
 }
 
 fn errors_carry_the_instruction() {
