@@ -76,6 +76,7 @@ mod opencl;
 mod operands;
 mod phi;
 mod raw_access_chains;
+mod ray_reorder;
 mod rounding_modes;
 mod schedule;
 mod scopes;
@@ -439,6 +440,7 @@ fn validate_on(
         &|r| control_flow::check_instructions(module, r),
         &|r| conversions::check(module, r),
         &|r| composites::check(module, r),
+        &|r| ray_reorder::check(module, r),
         &|r| tensors::check(module, r),
         &|r| cooperative::check(module, vulkan, r),
         &|r| encoded_floats::check(module, r),
