@@ -493,7 +493,7 @@ impl Ctx<'_, '_> {
             }
         }
         if self.vulkan && !untyped {
-            if let Some(message) = super::types::vulkan_class_problem(m, r, i) {
+            if let Some(message) = super::variable_contents::vulkan_class_problem(m, r, i) {
                 return Some(message);
             }
         }
@@ -547,7 +547,7 @@ impl Ctx<'_, '_> {
             return Some("PhysicalStorageBuffer must not be used with OpVariable.".into());
         }
         if self.vulkan && !untyped {
-            if let Some(message) = super::types::runtime_array_problem(m, r, i) {
+            if let Some(message) = super::variable_contents::runtime_array_problem(m, r, i) {
                 return Some(message);
             }
         }
@@ -759,7 +759,10 @@ impl Ctx<'_, '_> {
         if let Some(message) = self.memory_access(i, 2) {
             return Some(message);
         }
-        if self.vulkan && !r.options.before_hlsl_legalization && super::types::contains_handle(m, object_type, 0) {
+        if self.vulkan
+            && !r.options.before_hlsl_legalization
+            && super::variable_contents::contains_handle(m, object_type, 0)
+        {
             return Some(
                 "[VUID-StandaloneSpirv-OpTypeImage-06924] Cannot store to OpTypeImage, OpTypeSampler, \
                  OpTypeSampledImage, or OpTypeAccelerationStructureKHR objects"

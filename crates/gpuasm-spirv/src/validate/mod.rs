@@ -91,6 +91,7 @@ mod tile_attachments;
 mod traversal_roots;
 mod type_decls;
 mod types;
+mod variable_contents;
 mod variable_pointers;
 mod vulkan_interfaces;
 mod workgroup_size;
