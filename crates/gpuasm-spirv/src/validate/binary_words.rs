@@ -12,7 +12,8 @@ use crate::grammar::{self, op, InstructionInfo, OperandKind};
 pub(super) fn message(e: &BinaryError, words: &[u32]) -> Option<String> {
     let at = e.word_offset();
     match e.kind() {
-        K::BadMagic { found } => Some(format!("Invalid SPIR-V magic number '{found:x}'.")),
+        // spirv-val checks the magic number before it parses.
+        K::BadMagic { .. } => Some("Invalid SPIR-V magic number.".into()),
         K::IncompleteHeader { words } => Some(format!("Module has incomplete header: only {words} words instead of 5")),
         K::ZeroWordCount { .. } => Some("Invalid instruction word count: 0".into()),
         K::UnknownOpcode { opcode } => Some(format!("Invalid opcode: {opcode}")),
@@ -27,6 +28,18 @@ pub(super) fn message(e: &BinaryError, words: &[u32]) -> Option<String> {
             ))
         }
         K::TruncatedNumber { needed, .. } => truncated_number(words, at, *needed),
+        // The word count runs past the module's end: spirv-val reads
+        // operands until the words run out.
+        K::TruncatedInstruction { available, .. } => {
+            let (start, info) = instruction_at(words, at)?;
+            let what = operand_words(operand_kind_at(words, start + available)?)?;
+            Some(format!(
+                "End of input reached while decoding {} starting at word {start}: missing {what} operand at word \
+                 offset {available}.",
+                info.name
+            ))
+        }
+        K::UnterminatedString { .. } => unterminated_string(words, at),
         K::ExtraWords { opname, expected, word_count } => Some(format!(
             "Invalid instruction {opname} starting at word {at}: expected no more operands after {expected} words, \
              but stated word count is {word_count}."
@@ -106,6 +119,48 @@ fn truncated_number(words: &[u32], at: usize, needed: usize) -> Option<String> {
     } else {
         let found = at + needed - start;
         format!("Invalid word count: {name} starting at word {start} says it has {count} words, but found {found} words instead.")
+    })
+}
+
+/// A literal string without its NUL in its instruction (`at`: where it
+/// starts): spirv-val reads on into the next instructions for the NUL.
+fn unterminated_string(words: &[u32], at: usize) -> Option<String> {
+    let (start, info) = instruction_at(words, at)?;
+    let name = info.name;
+    let offset = at - start;
+    let Some(end) = (at..words.len()).find(|&k| words[k].to_le_bytes().contains(&0)) else {
+        return Some(format!(
+            "End of input reached while decoding {name} starting at word {start}: truncated literal string operand \
+             at word offset {offset}."
+        ));
+    };
+    let count = words[start] >> 16;
+    // A required operand after the string is then missing.
+    let k = offset.checked_sub(1)?;
+    if info.operands.get(k + 1..).unwrap_or_default().iter().any(|o| o.quantifier == grammar::Quantifier::One) {
+        return Some(format!(
+            "End of input reached while decoding {name} starting at word {start}: expected more operands after \
+             {count} words."
+        ));
+    }
+    let found = end + 1 - start;
+    Some(format!("Invalid word count: {name} starting at word {start} says it has {count} words, but found {found} words instead."))
+}
+
+/// spvOperandTypeStr's words for an operand kind.
+fn operand_words(kind: OperandKind) -> Option<&'static str> {
+    Some(match kind {
+        OperandKind::IdRef => "ID",
+        OperandKind::IdResultType => "type ID",
+        OperandKind::IdResult => "result ID",
+        OperandKind::IdScope => "scope ID",
+        OperandKind::IdMemorySemantics => "memory semantics ID",
+        OperandKind::LiteralInteger | OperandKind::LiteralFloat => "literal number",
+        OperandKind::LiteralString => "literal string",
+        OperandKind::LiteralExtInstInteger => "extension instruction number",
+        OperandKind::LiteralSpecConstantOpInteger => "OpSpecConstantOp opcode",
+        OperandKind::LiteralContextDependentNumber => "possibly multi-word literal number",
+        other => kind_words(other.name())?,
     })
 }
 
@@ -199,12 +254,17 @@ fn instruction_at(words: &[u32], at: usize) -> Option<(usize, &'static Instructi
 fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
     let (start, info) = instruction_at(words, at)?;
     let specs = info.operands;
-    // Single-word operands up to `at` (ids and enumerants): a literal or a
-    // string before it makes the position unknown.
+    // Single-word operands up to `at` (ids, enumerants, literal integers): a
+    // string or a wider literal before it makes the position unknown.
     let k = at.checked_sub(start + 1)?;
     let spec = specs.get(k)?;
-    let single = |kind: OperandKind| kind.name().starts_with("Id");
-    specs[..k].iter().all(|s| single(s.kind)).then_some(spec.kind)
+    let single = |s: &grammar::OperandSpec| {
+        s.quantifier == grammar::Quantifier::One
+            && (s.kind.name().starts_with("Id")
+                || s.kind == OperandKind::LiteralInteger
+                || kind_words(s.kind.name()).is_some())
+    };
+    specs[..k].iter().all(single).then_some(spec.kind)
 }
 
 /// Whether word `at` is the result id of its instruction.

@@ -138,8 +138,11 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let n = m.operands(i).len();
+        // An instruction without a result counts as id 0 (so under a
+        // bound of 0, the first instruction is out of bounds), as in
+        // spirv-val.
         let id = m.result_id_at(inst);
-        if id >= bound && id != 0 {
+        if id >= bound {
             r.error(ErrorKind::Limit, i, format!("Result <id> '{id}' must be less than the ID bound '{bound}'."));
             continue;
         }

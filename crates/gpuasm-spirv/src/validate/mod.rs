@@ -370,7 +370,10 @@ fn validate_on(
     };
     let limit = if options.max_errors == 0 { usize::MAX } else { options.max_errors };
     let mut report = Report { module, options, errors: Vec::new(), limit };
-    if module.header.version & 0xff00_00ff != 0 {
+    // spirv-val's header check: the version's outer bytes zero, and a
+    // version from 1.0 to the newest it knows (1.6).
+    let version = module.header.version;
+    if version & 0xff00_00ff != 0 || !(0x0001_0000..=0x0001_0600).contains(&version) {
         report.module_error(ErrorKind::Binary, "Invalid SPIR-V header.");
         return Err(report.errors);
     }
