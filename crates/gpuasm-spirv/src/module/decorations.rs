@@ -11,6 +11,10 @@ pub(crate) type Applied = (u32, i64, Vec<u32>);
 
 /// Every id's decorations, sorted as spirv-val keeps them (members after the
 /// whole id, then by decoration), group decorations copied to the targets.
+/// As in spirv-val, OpDecorateString and OpMemberDecorateString register
+/// none: their decorations (strings: semantics, user types) bear on no
+/// rule, and a decoration they carry that does (Block, BuiltIn) counts as
+/// absent.
 pub(crate) fn find(m: &Module) -> FxHashMap<u32, Vec<Applied>> {
     let mut map: FxHashMap<u32, Vec<Applied>> = FxHashMap::default();
     let words = |i: usize, from: usize| -> Vec<u32> {
@@ -20,10 +24,10 @@ pub(crate) fn find(m: &Module) -> FxHashMap<u32, Vec<Applied>> {
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         match inst.opcode() {
-            op::OpDecorate | op::OpDecorateId | op::OpDecorateString if m.operands(i).len() > 1 => {
+            op::OpDecorate | op::OpDecorateId if m.operands(i).len() > 1 => {
                 map.entry(m.word(i, 0)).or_default().push((m.word(i, 1), -1, words(i, 3)));
             }
-            op::OpMemberDecorate | op::OpMemberDecorateString if m.operands(i).len() > 2 => {
+            op::OpMemberDecorate if m.operands(i).len() > 2 => {
                 let member = i64::from(m.word(i, 1));
                 map.entry(m.word(i, 0)).or_default().push((m.word(i, 2), member, words(i, 4)));
             }

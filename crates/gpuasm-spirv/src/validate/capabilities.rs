@@ -213,9 +213,14 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
-/// Extension names as spirv-val lists them: each followed by a space.
+/// Extension names as spirv-val lists them: in byte order, each followed
+/// by a space.
 fn extension_list(exts: &[&str]) -> String {
-    exts.iter().map(|e| format!("{e} ")).collect()
+    // spirv-val prints a set of its Extension enum, whose values follow
+    // the names' byte order (not the grammar's order).
+    let mut sorted = exts.to_vec();
+    sorted.sort_unstable();
+    sorted.iter().map(|e| format!("{e} ")).collect()
 }
 
 /// `passed`: the opcodes whose own requirements (not their operands') an

@@ -45,7 +45,6 @@ impl Ctx<'_, '_> {
         }
         (2..=self.m.operands_len_of(id))
             .filter_map(|w| self.m.def_word(id, w))
-            .filter(|&t| self.m.def_opcode(t) == Some(op::OpTypeStruct))
             .any(|t| self.has_nested(t, dec, depth + 1))
     }
 
@@ -117,14 +116,21 @@ fn models_by_function(m: &Module) -> FxHashMap<u32, Vec<u32>> {
     models
 }
 
-/// Per entry point: built-ins at most once per direction, at most one
-/// built-in block per direction, interpolation decorations where Vulkan
-/// allows them, no linkage on the function, and Workgroup blocks aliased.
+/// Per entry point: the interfaces are variables (before SPIR-V 1.4 Input
+/// or Output ones; from 1.4 global, listed once, at most one task
+/// payload), built-ins at most once per direction, at most one built-in
+/// block per direction, interpolation decorations where Vulkan allows
+/// them, untyped Workgroup variables of shaders are blocks, no linkage on
+/// the function, and Workgroup blocks only with explicit layout (aliased).
 fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
     let m = cx.m;
     let caps = super::capabilities::with_implied(m);
+    let shader = caps.contains(&capability::Shader);
+    let all_globals = m.header.version_parts() >= (1, 4);
     let models_of = models_by_function(m);
     let mut done: FxHashSet<u32> = FxHashSet::default();
+    // Entry points (functions) already given a task payload.
+    let mut task_payload: FxHashSet<u32> = FxHashSet::default();
     for e in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
         let function = m.word(e, 1);
         let fn_at = m.def_index(function).unwrap_or(e);
@@ -132,14 +138,61 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
         let (mut block_inputs, mut block_outputs) = (0, 0);
         let (mut workgroup, mut workgroup_blocks, mut workgroup_aliased) = (0, 0, 0);
         let (mut inputs, mut outputs): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+        let mut seen = FxHashSet::default();
         for k in 3..m.operands(e).len() {
             let var = m.word(e, k);
             let Some(at) = m.def_index(var) else { continue };
-            if m.opcode(at) != op::OpVariable {
-                continue;
+            let untyped = m.opcode(at) == op::OpUntypedVariableKHR;
+            if m.opcode(at) != op::OpVariable && !untyped {
+                let found = m.insts[at].info().name;
+                let message = format!("Interfaces passed to OpEntryPoint must be variables. Found {found}.");
+                r.error(ErrorKind::EntryPoint, at, message);
+                return false;
             }
             let class = m.word(at, 2);
-            let ty = m.def_word(m.result_type_word(at), 3).unwrap_or(0);
+            if all_globals {
+                if class == sc::TaskPayloadWorkgroupEXT && !task_payload.insert(function) {
+                    r.error(
+                        ErrorKind::EntryPoint,
+                        at,
+                        "There can be at most one OpVariable with storage class TaskPayloadWorkgroupEXT associated \
+                         with an OpEntryPoint",
+                    );
+                    return false;
+                }
+                if class == sc::Function {
+                    let message = "In SPIR-V 1.4 or later, OpEntryPoint interfaces should only list global variables";
+                    r.error(ErrorKind::EntryPoint, at, message);
+                    return false;
+                }
+                if !seen.insert(at) {
+                    let t = r.id(var);
+                    let message =
+                        format!("In SPIR-V 1.4 or later, non-unique OpEntryPoint interface {t} is disallowed");
+                    r.error(ErrorKind::EntryPoint, at, message);
+                    return false;
+                }
+            } else if class != sc::Input && class != sc::Output {
+                r.error(
+                    ErrorKind::EntryPoint,
+                    at,
+                    format!(
+                        "In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of \
+                         Input(1) or Output(3). Found Storage Class {class} for Entry Point id {function}."
+                    ),
+                );
+                return false;
+            }
+            // An untyped variable's pointee is its optional Data Type operand.
+            let ty = if untyped {
+                if m.operands(at).len() > 3 {
+                    m.word(at, 3)
+                } else {
+                    0
+                }
+            } else {
+                m.def_word(m.result_type_word(at), 3).unwrap_or(0)
+            };
             let is_struct = m.def_opcode(ty) == Some(op::OpTypeStruct);
             let mut has_built_in = false;
             for a in cx.of(if is_struct { ty } else { var }).iter().filter(|a| a.0 == d::BuiltIn) {
@@ -202,11 +255,25 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
             }
             if class == sc::Workgroup {
                 workgroup += 1;
-                if is_struct && cx.has_nested(ty, d::Block, 0) {
-                    workgroup_blocks += 1;
-                }
-                if is_struct && cx.has(var, d::Aliased) {
-                    workgroup_aliased += 1;
+                let untyped_shader = untyped && shader;
+                if is_struct {
+                    if cx.has_nested(ty, d::Block, 0) {
+                        workgroup_blocks += 1;
+                    } else if untyped_shader {
+                        r.error(
+                            ErrorKind::EntryPoint,
+                            at,
+                            "Untyped workgroup variables in shaders must be block decorated",
+                        );
+                        return false;
+                    }
+                    if cx.has_nested(var, d::Aliased, 0) {
+                        workgroup_aliased += 1;
+                    }
+                } else if untyped_shader && m.def_index(ty).is_some() {
+                    let message = "Untyped workgroup variables in shaders must be block decorated structs";
+                    r.error(ErrorKind::EntryPoint, at, message);
+                    return false;
                 }
             }
             if cx.vulkan {
@@ -300,6 +367,14 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
                 continue;
             };
             r.error(ErrorKind::Decoration, fn_at, message);
+            return false;
+        } else if !explicit && workgroup_blocks > 0 {
+            r.error(
+                ErrorKind::EntryPoint,
+                fn_at,
+                "Workgroup Storage Class variables can't be decorated with Block unless declaring the \
+                 WorkgroupMemoryExplicitLayoutKHR capability.",
+            );
             return false;
         }
     }
@@ -427,7 +502,8 @@ fn resource_bindings(cx: &Ctx, r: &mut Report) -> bool {
     true
 }
 
-/// Decorations that exclude each other on one id or one member.
+/// Decorations that exclude each other on one id (on one member: RowMajor
+/// and ColMajor).
 const EXCLUSIVE: &[(u32, u32)] =
     &[(d::Block, d::BufferBlock), (d::Restrict, d::Aliased), (d::RestrictPointer, d::AliasedPointer)];
 
@@ -441,6 +517,21 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
             op::OpFunction => break,
             _ => continue,
         };
+        // spirv-val's CheckDecorationsCompatibility: the same decoration
+        // twice (only through OpDecorate and OpMemberDecorate), then pairs
+        // that exclude each other, instruction by instruction.
+        let repeatable = dec == d::UserSemantic || (member == -1 && dec == d::FuncParamAttr);
+        if !seen.insert((id, member, dec)) && !repeatable {
+            let at = m.def_index(id).unwrap_or(i);
+            let what = if member == -1 { String::new() } else { format!(", member '{member}'") };
+            let name = name(OperandKind::Decoration, dec);
+            r.error(
+                ErrorKind::Decoration,
+                at,
+                format!("ID '{id}'{what} decorated with {name} multiple times is not allowed."),
+            );
+            return false;
+        }
         let pairs: &[(u32, u32)] = if member == -1 { EXCLUSIVE } else { &[(d::RowMajor, d::ColMajor)] };
         let other = pairs.iter().find_map(|&(a, b)| {
             if a == dec {
@@ -467,7 +558,6 @@ fn exclusive(cx: &Ctx, r: &mut Report) -> bool {
                 return false;
             }
         }
-        seen.insert((id, member, dec));
     }
     true
 }
@@ -670,7 +760,8 @@ fn from_decorations(cx: &Ctx, r: &mut Report) -> bool {
                     Some("Location decoration can only be applied to a variable or member of a structure type".into())
                 }
                 d::RelaxedPrecision
-                    if inst.info().declares_type && !(a.1 != -1 && inst.opcode() == op::OpTypeStruct) =>
+                    if super::peer_opcodes::generates_type(inst.opcode())
+                        && !(a.1 != -1 && inst.opcode() == op::OpTypeStruct) =>
                 {
                     Some("RelaxPrecision decoration cannot be applied to a type".into())
                 }

@@ -208,7 +208,9 @@ fn block_at(func: &Function, at: Option<usize>) -> Option<usize> {
 
 pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     let functions = m.functions();
-    let shader = m.declared_capabilities.contains(&capability::Shader);
+    // spirv-val asks for Shader with the capabilities that imply it
+    // (RayTracingKHR, Geometry...).
+    let shader = m.capabilities.contains(&capability::Shader);
     // The control-flow graph's own rules come first (spirv-val's CFG pass):
     // a block never appears before its dominator, and structured nesting
     // stays within the limit. Of each function's graph, the uses below need

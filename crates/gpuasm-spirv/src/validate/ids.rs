@@ -3,6 +3,7 @@
 //! targets, phi operands, called functions, forward-declared pointers,
 //! debug information); types where types are expected, values elsewhere.
 
+use super::peer_opcodes::generates_type;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
 use crate::grammar::{op, InstructionInfo, OperandKind};
@@ -69,9 +70,11 @@ fn operand_name(info: &InstructionInfo, k: usize) -> &'static str {
     info.operands.get(k).or_else(|| info.operands.last()).map_or("", |o| o.name)
 }
 
-/// Whether operand `k` of instruction `i` may name a type: in type
-/// declarations, annotations, debug instructions, extended instructions,
-/// OpFunction's function type, and any operand the grammar names a type.
+/// Whether operand `k` of instruction `i` may name a type, as spirv-val's
+/// InstructionCanHaveTypeOperand decides: in its type declarations,
+/// annotations, debug instructions, debug-info and non-semantic extended
+/// instructions, and the few instructions it lists (not by operand name:
+/// OpTypeVmeImageINTEL's Image Type fails).
 fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     let inst = &m.insts[i];
     let class = inst.info().class;
@@ -83,8 +86,8 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
             Some(ExtSet::UnknownNonSemantic) | None => true,
         };
     }
-    if inst.info().declares_type
-        || matches!(class, "Annotation" | "Debug" | "Extension" | "Type-Declaration")
+    if generates_type(inst.opcode())
+        || matches!(class, "Annotation" | "Debug")
         || matches!(
             inst.opcode(),
             op::OpFunction
@@ -102,32 +105,16 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
     {
         return true;
     }
-    // OpSpecConstantOp: the embedded opcode's operands follow its number.
-    if inst.opcode() == op::OpSpecConstantOp && k >= 3 {
-        if let Some(e) = crate::grammar::instruction(m.word(i, 2) as u16) {
-            let name = e.operands.get(k - 1).or_else(|| e.operands.last()).map_or("", |o| o.name);
-            return name.contains("Type") || name.contains("type");
-        }
+    // spirv-val's InstructionCanHaveTypeOperand has no other exceptions:
+    // the OpSpecConstantOp of a cooperative matrix length (whose Type
+    // follows the embedded opcode) and the execution modes' own
+    // parameters (FPFastMathDefault's Target Type), which its id pass does
+    // not check (the mode rules do).
+    if inst.opcode() == op::OpSpecConstantOp {
+        let embedded = m.word(i, 2);
+        return [op::OpCooperativeMatrixLengthNV, op::OpCooperativeMatrixLengthKHR].map(u32::from).contains(&embedded);
     }
-    // spirv-val's explicit list: these measure or name a type.
-    if matches!(
-        inst.opcode(),
-        op::OpSizeOf
-            | op::OpCooperativeMatrixLengthNV
-            | op::OpCooperativeMatrixLengthKHR
-            | op::OpUntypedArrayLengthKHR
-            | op::OpAsmINTEL
-    ) {
-        return true;
-    }
-    // An execution mode's own parameters (FPFastMathDefault's Target Type):
-    // spirv-val's id pass does not check them; the mode rules do.
-    if matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2 {
-        return true;
-    }
-    // Grammar operand names: "Type", "Data Type", "Base Type", "Pointer Type"...
-    let name = operand_name(inst.info(), k);
-    name.contains("Type") || name.contains("type")
+    matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
@@ -157,48 +144,70 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
     if ext_inst && def_opcode == op::OpTypeFunction && !non_semantic(inst.ext_set()) {
         return Some(("Invalid use of function type result id {}.", true));
     }
+    if def_opcode == op::OpFunction {
+        // spirv-val's list of a function's uses: of the debug and
+        // annotation instructions only OpName, OpDecorate and
+        // OpGroupDecorate (not OpDecorateString, say); of the extended
+        // instructions only the non-semantic and debug-information ones.
+        let operand_name = operand_name(inst.info(), k);
+        let ok = matches!(
+            opc,
+            op::OpEntryPoint
+                | op::OpConditionalEntryPointINTEL
+                | op::OpExecutionMode
+                | op::OpExecutionModeId
+                | op::OpFunctionCall
+                | op::OpCooperativeMatrixLoadTensorNV
+                | op::OpName
+                | op::OpDecorate
+                | op::OpGroupDecorate
+        ) || (ext_inst && inst.ext_set().is_some_and(ExtSet::is_debug_or_non_semantic))
+            || class == "Device-Side_Enqueue"
+            || operand_name.contains("Func")
+            || operand_name.contains("Invoke");
+        return (!ok).then_some(("Invalid use of function result id {}.", true));
+    }
     let debug = matches!(class, "Debug" | "Annotation") || ext_inst;
     if debug {
         return None;
     }
     match def_opcode {
-        op::OpFunction => {
-            let operand_name = operand_name(inst.info(), k);
-            let ok = matches!(
-                opc,
-                op::OpEntryPoint
-                    | op::OpConditionalEntryPointINTEL
-                    | op::OpExecutionMode
-                    | op::OpExecutionModeId
-                    | op::OpFunctionCall
-                    | op::OpCooperativeMatrixLoadTensorNV
-            ) || class == "Device-Side_Enqueue"
-                || operand_name.contains("Func")
-                || operand_name.contains("Invoke");
-            (!ok).then_some(("Invalid use of function result id {}.", true))
-        }
         // OpAsmINTEL (SPV_INTEL_inline_assembly) names its function type.
         op::OpTypeFunction => (!matches!(opc, op::OpFunction | op::OpAsmINTEL))
             .then_some(("Invalid use of function type result id {}.", true)),
         _ if m.result_type_at(def) == 0
-            && !def.info().declares_type
+            && !generates_type(def_opcode)
             && m.operands(i)[k].kind != OperandKind::IdResultType
             && !(matches!(opc, op::OpExecutionMode | op::OpExecutionModeId) && k >= 2) =>
         {
-            let ok = inst.info().declares_type
-                || matches!(
-                    opc,
-                    op::OpBranch
-                        | op::OpBranchConditional
-                        | op::OpSwitch
-                        | op::OpPhi
-                        | op::OpSelectionMerge
-                        | op::OpLoopMerge
-                        | op::OpFunction
-                        | op::OpSpecConstantOp
-                        | op::OpExtInstImport
-                        | op::OpAsmINTEL
-                );
+            // spirv-val's InstructionRequiresTypeOperand: every instruction
+            // but branches, merges, these few, the untyped pointers' and
+            // the OpSpecConstantOp of a cooperative matrix length (type
+            // declarations too: an OpTypePointer to a label fails).
+            let coop_length = |o: u32| {
+                [op::OpCooperativeMatrixLengthNV, op::OpCooperativeMatrixLengthKHR].map(u32::from).contains(&o)
+            };
+            let ok = matches!(
+                opc,
+                op::OpBranch
+                    | op::OpBranchConditional
+                    | op::OpSwitch
+                    | op::OpPhi
+                    | op::OpSelectionMerge
+                    | op::OpLoopMerge
+                    | op::OpFunction
+                    | op::OpExtInstImport
+                    | op::OpAsmINTEL
+                    | op::OpSizeOf
+                    | op::OpCooperativeMatrixLengthNV
+                    | op::OpCooperativeMatrixLengthKHR
+                    | op::OpUntypedArrayLengthKHR
+                    | op::OpUntypedVariableKHR
+                    | op::OpUntypedAccessChainKHR
+                    | op::OpUntypedInBoundsAccessChainKHR
+                    | op::OpUntypedPtrAccessChainKHR
+                    | op::OpUntypedInBoundsPtrAccessChainKHR
+            ) || (opc == op::OpSpecConstantOp && coop_length(m.word(i, 2)));
             (!ok).then_some(("Operand {} requires a type", false))
         }
         _ => None,
@@ -225,7 +234,7 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
     // may only name a forward pointer ahead.
     let not_yet_defined = |r: &mut Report, kind: ErrorKind, i: usize, id: u32| {
         let name = r.id(id);
-        let message = if m.insts[i].info().declares_type {
+        let message = if generates_type(m.opcode(i)) {
             format!("Operand {name} requires a previous definition")
         } else {
             format!("ID {name} has not been defined")
@@ -288,11 +297,11 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
                 continue;
             }
             if kind == OperandKind::IdResultType {
-                if !def.info().declares_type {
+                if !generates_type(def.opcode()) {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, format!("ID {name} is not a type id"));
                 }
-            } else if !forward && def.info().declares_type && !type_ok(m, i, k) {
+            } else if !forward && generates_type(def.opcode()) && !type_ok(m, i, k) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }

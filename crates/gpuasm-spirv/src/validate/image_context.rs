@@ -122,7 +122,8 @@ impl Types<'_, '_> {
     }
 }
 
-/// (target, decoration) of every OpDecorate(Id, String), and for each
+/// (target, decoration) of every OpDecorate(Id) (spirv-val does not
+/// register OpDecorateString's), and for each
 /// OpGroupDecorate target the decorations its group has (those applied
 /// to the group, through earlier groups too, in module order).
 fn decorations_of(m: &Module) -> FxHashSet<(u32, u32)> {
@@ -130,7 +131,7 @@ fn decorations_of(m: &Module) -> FxHashSet<(u32, u32)> {
     let mut groups: Vec<(u32, u32)> = Vec::new();
     for (i, inst) in m.insts.iter().enumerate() {
         match inst.opcode() {
-            op::OpDecorate | op::OpDecorateId | op::OpDecorateString => {
+            op::OpDecorate | op::OpDecorateId => {
                 pairs.insert((m.word(i, 0), m.word(i, 1)));
             }
             op::OpGroupDecorate => groups.extend((1..m.operands(i).len()).map(|k| (m.word(i, 0), m.word(i, k)))),

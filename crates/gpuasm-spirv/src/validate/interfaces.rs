@@ -5,7 +5,7 @@
 
 use super::{ErrorKind, Report};
 use crate::binary::literal_string_bytes;
-use crate::grammar::{capability, op, storage_class};
+use crate::grammar::{op, storage_class};
 use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -14,117 +14,6 @@ struct EntryPoint {
     function: u32,
     name: String,
     interface: FxHashSet<u32>,
-}
-
-/// Each id an OpEntryPoint lists is a variable (typed, or untyped with
-/// SPV_KHR_untyped_pointers); before SPIR-V 1.4 an Input
-/// or Output one. (An earlier stage than the rest: spirv-val checks this
-/// before decorations.)
-pub(crate) fn check_listed(m: &Module, r: &mut Report) {
-    let all_globals = m.header.version_parts() >= (1, 4);
-    let blocks: FxHashSet<u32> = (0..m.insts.len())
-        .filter(|&i| m.opcode(i) == op::OpDecorate && m.word(i, 1) == crate::grammar::decoration::Block)
-        .map(|i| m.word(i, 0))
-        .collect();
-    let caps = super::capabilities::with_implied(m);
-    let explicit_workgroup_layout = caps.contains(&capability::WorkgroupMemoryExplicitLayoutKHR);
-    let shader = caps.contains(&capability::Shader);
-    // Entry points (functions) already given a task payload.
-    let mut task_payload: FxHashSet<u32> = FxHashSet::default();
-    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
-        let entry = m.word(i, 1);
-        let mut seen = FxHashSet::default();
-        for k in 3..m.operands(i).len() {
-            let Some(v) = m.def_index(m.word(i, k)) else { continue };
-            let var = &m.insts[v];
-            let untyped = var.opcode() == op::OpUntypedVariableKHR;
-            if var.opcode() != op::OpVariable && !untyped {
-                let found = var.info().name;
-                r.error(
-                    ErrorKind::EntryPoint,
-                    v,
-                    format!("Interfaces passed to OpEntryPoint must be variables. Found {found}."),
-                );
-                return;
-            }
-            let class = m.word(v, 2);
-            // An untyped variable's pointee is its optional Data Type operand.
-            let pointee = if untyped {
-                (m.operands(v).len() > 3).then(|| m.word(v, 3))
-            } else {
-                m.def_word(m.result_type_at(var), 3)
-            };
-            if all_globals {
-                if class == storage_class::TaskPayloadWorkgroupEXT && !task_payload.insert(entry) {
-                    r.error(
-                        ErrorKind::EntryPoint,
-                        v,
-                        "There can be at most one OpVariable with storage class TaskPayloadWorkgroupEXT associated \
-                         with an OpEntryPoint",
-                    );
-                    return;
-                }
-                if class == storage_class::Function {
-                    r.error(
-                        ErrorKind::EntryPoint,
-                        v,
-                        "In SPIR-V 1.4 or later, OpEntryPoint interfaces should only list global variables",
-                    );
-                    return;
-                }
-                if !seen.insert(v) {
-                    let t = r.id(m.result_id_at(var));
-                    r.error(
-                        ErrorKind::EntryPoint,
-                        v,
-                        format!("In SPIR-V 1.4 or later, non-unique OpEntryPoint interface {t} is disallowed"),
-                    );
-                    return;
-                }
-            }
-            // In shaders an untyped Workgroup variable's data is a Block
-            // struct (SPV_KHR_untyped_pointers).
-            if untyped && shader && class == storage_class::Workgroup {
-                if let Some(t) = pointee {
-                    let message = if m.def_opcode(t) != Some(op::OpTypeStruct) {
-                        Some("Untyped workgroup variables in shaders must be block decorated structs")
-                    } else if !blocks.contains(&t) {
-                        Some("Untyped workgroup variables in shaders must be block decorated")
-                    } else {
-                        None
-                    };
-                    if let Some(message) = message {
-                        r.error(ErrorKind::EntryPoint, v, message);
-                        return;
-                    }
-                }
-            }
-            if class == storage_class::Workgroup
-                && !explicit_workgroup_layout
-                && pointee.is_some_and(|t| blocks.contains(&t))
-            {
-                let at = m.def_index(entry).unwrap_or(i);
-                r.error(
-                    ErrorKind::EntryPoint,
-                    at,
-                    "Workgroup Storage Class variables can't be decorated with Block unless declaring the \
-                     WorkgroupMemoryExplicitLayoutKHR capability.",
-                );
-                return;
-            }
-            if !all_globals && class != storage_class::Input && class != storage_class::Output {
-                r.error(
-                    ErrorKind::EntryPoint,
-                    v,
-                    format!(
-                        "In SPIR-V 1.3 or earlier, OpEntryPoint interfaces must be OpVariables with Storage Class of \
-                         Input(1) or Output(3). Found Storage Class {class} for Entry Point id {entry}."
-                    ),
-                );
-                return;
-            }
-        }
-    }
 }
 
 pub(crate) fn check(m: &Module, r: &mut Report) {

@@ -122,8 +122,7 @@ fn section(m: &Module, i: usize) -> Option<Section> {
         op::OpFunction => Section::Functions,
         op::OpExtInst | op::OpExtInstWithForwardRefsKHR if non_semantic(inst.ext_set()) => Section::Types,
         _ if inst.info().class == "Annotation" => Section::Annotations,
-        _ if inst.info().declares_type || op == op::OpTypeForwardPointer => Section::Types,
-        _ if inst.info().class == "Constant-Creation" => Section::Types,
+        _ if super::peer_opcodes::always_in_types(op) => Section::Types,
         op::OpVariable | op::OpUntypedVariableKHR => Section::Types,
         _ => return None,
     })
@@ -244,9 +243,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
             // one, the graph definitions, hence its message.
             let out_of_place = match section(m, i) {
                 Some(s) if s < Section::Types => true,
-                Some(Section::Types) => {
-                    m.insts[i].info().declares_type || m.insts[i].info().class == "Constant-Creation"
-                }
+                Some(Section::Types) => super::peer_opcodes::always_in_types(m.opcode(i)),
                 _ => false,
             };
             if out_of_place {

@@ -51,7 +51,8 @@ struct Ctx<'a, 'm> {
     logical: bool,
     /// Logical or PhysicalStorageBuffer64 addressing, not relaxed.
     logical_rules: bool,
-    /// (id, decoration) for every OpDecorate and OpMemberDecorate.
+    /// (id, decoration) for every decoration spirv-val registers, on the
+    /// id or a member, through groups too.
     decorations: FxHashSet<(u32, u32)>,
     /// Pointer types declared by OpTypeForwardPointer.
     forward: FxHashSet<u32>,
@@ -62,13 +63,9 @@ struct Ctx<'a, 'm> {
 
 pub(crate) fn check(m: &Module, options: &ValOptions, vulkan: bool, r: &mut Report) {
     let model = m.addressing_model();
-    let decorations = (0..m.insts.len())
-        .filter_map(|i| match m.opcode(i) {
-            op::OpDecorate | op::OpDecorateId | op::OpDecorateString => Some((m.word(i, 0), m.word(i, 1))),
-            op::OpMemberDecorate | op::OpMemberDecorateString => Some((m.word(i, 0), m.word(i, 2))),
-            _ => None,
-        })
-        .collect();
+    // spirv-val's HasDecoration: on the id or a member, through groups too.
+    let decorations =
+        m.decorations().iter().flat_map(|(&id, list)| list.iter().map(move |&(dec, _, _)| (id, dec))).collect();
     let c = Ctx {
         m,
         caps: super::capabilities::with_implied(m).clone(),

@@ -74,6 +74,7 @@ mod non_uniform;
 mod numeric_conversions;
 mod opencl;
 mod operands;
+mod peer_opcodes;
 mod phi;
 mod raw_access_chains;
 mod ray_reorder;
@@ -401,9 +402,11 @@ fn validate_on(
         (&|r| limits::check_bound(module, limits, r), Before),
         (&|r| layout::check(module, r), During { each: 2, end: 0 }),
         (&|r| ids::check(module, r, misuses), During { each: 0, end: 2 }),
-        (&|r| capabilities::check(module, options, r), During { each: 1, end: 3 }),
+        // Its instruction pass (capabilities, then limits) comes after the
+        // layout and block checks at each instruction.
+        (&|r| capabilities::check(module, options, r), During { each: 4, end: 3 }),
         (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
-        (&|r| limits::check(module, limits, r), During { each: 4, end: 3 }),
+        (&|r| limits::check(module, limits, r), During { each: 5, end: 3 }),
         (&|r| capabilities::check_late(module, options, r), After),
     ];
     // The longest passes on large modules, started first when threads share
@@ -422,7 +425,6 @@ fn validate_on(
     // then the rest, in order (the first that fails is reported).
     let first: &[schedule::Pass] = &[&|r| entry_points::check_names(module, r)];
     let walk: &[schedule::Pass] = &[
-        &|r| interfaces::check_listed(module, r),
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
         &|r| type_decls::check(module, options.target_env, r),

@@ -217,7 +217,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
         }
         op::OpDecorate
             if m.word(i, 1) == decoration::FPRoundingMode
-                && m.declared_capabilities.contains(&capability::Shader)
+                && m.capabilities.contains(&capability::Shader)
                 && m.def_opcode(m.word(i, 0)).is_some_and(|o| o != op::OpFConvert) =>
         {
             r.error(
@@ -547,37 +547,6 @@ pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulk
     }
 }
 
-/// Decorations a target may carry more than once.
-const REPEATABLE: &[u32] = &[
-    decoration::FuncParamAttr,
-    decoration::UserSemantic,
-    decoration::UserTypeGOOGLE,
-    decoration::CacheControlLoadINTEL,
-    decoration::CacheControlStoreINTEL,
-];
-
-/// The same decoration twice on one id (or one member).
-fn check_duplicate_decorations(m: &Module, r: &mut Report) {
-    let mut seen: rustc_hash::FxHashSet<(u32, u32, u32)> = Default::default();
-    for i in 0..m.insts.len() {
-        let (target, member, dec) = match m.opcode(i) {
-            op::OpDecorate | op::OpDecorateId | op::OpDecorateString => (m.word(i, 0), u32::MAX, m.word(i, 1)),
-            op::OpMemberDecorate | op::OpMemberDecorateString => (m.word(i, 0), m.word(i, 1), m.word(i, 2)),
-            _ => continue,
-        };
-        if REPEATABLE.contains(&dec) || seen.insert((target, member, dec)) {
-            continue;
-        }
-        let name = OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name);
-        let what = if member == u32::MAX { String::new() } else { format!(", member '{member}'") };
-        r.error(
-            ErrorKind::Decoration,
-            i,
-            format!("ID '{target}'{what} decorated with {name} multiple times is not allowed."),
-        );
-    }
-}
-
 /// The largest scalar in a type, in bytes (pointers count 8, as in the
 /// PhysicalStorageBuffer64 addressing model).
 fn largest_scalar(m: &Module, ty: u32, depth: u32) -> u32 {
@@ -635,7 +604,6 @@ fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
 }
 
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
-    check_duplicate_decorations(m, r);
     for i in 0..m.insts.len() {
         check_instruction(m, r, i, vulkan);
         check_alignment(m, r, i, vulkan);

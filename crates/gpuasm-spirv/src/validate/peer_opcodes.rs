@@ -1,0 +1,105 @@
+//! spirv-val's own opcode predicates, where they differ from the grammar's
+//! classes: which instructions it takes for type declarations
+//! (`spvOpcodeGeneratesType`) and for constants (`spvOpcodeIsConstant`).
+//! Its id, layout and decoration rules ask these, so an OpTypeVmeImageINTEL
+//! (a "Type-Declaration" of the grammar's, not one of these) is no type to
+//! them, and an OpConstantCompositeContinuedINTEL no constant.
+
+use crate::grammar::op;
+
+/// Type declarations as spirv-val 2025.5 lists them.
+const GENERATES_TYPE: &[u16] = &[
+    op::OpTypeVoid,
+    op::OpTypeBool,
+    op::OpTypeInt,
+    op::OpTypeFloat,
+    op::OpTypeVector,
+    op::OpTypeMatrix,
+    op::OpTypeImage,
+    op::OpTypeSampler,
+    op::OpTypeSampledImage,
+    op::OpTypeArray,
+    op::OpTypeRuntimeArray,
+    op::OpTypeStruct,
+    op::OpTypeOpaque,
+    op::OpTypePointer,
+    op::OpTypeFunction,
+    op::OpTypeEvent,
+    op::OpTypeDeviceEvent,
+    op::OpTypeReserveId,
+    op::OpTypeQueue,
+    op::OpTypePipe,
+    op::OpTypePipeStorage,
+    op::OpTypeNamedBarrier,
+    op::OpTypeAccelerationStructureKHR,
+    op::OpTypeCooperativeMatrixNV,
+    op::OpTypeCooperativeMatrixKHR,
+    op::OpTypeCooperativeVectorNV,
+    op::OpTypeRayQueryKHR,
+    op::OpTypeHitObjectNV,
+    op::OpTypeHitObjectEXT,
+    op::OpTypeUntypedPointerKHR,
+    op::OpTypeNodePayloadArrayAMDX,
+    op::OpTypeTensorLayoutNV,
+    op::OpTypeTensorViewNV,
+    op::OpTypeTensorARM,
+    op::OpTypeTaskSequenceALTERA,
+    op::OpTypeGraphARM,
+];
+
+/// Constants as spirv-val 2025.5 lists them.
+const IS_CONSTANT: &[u16] = &[
+    op::OpConstantTrue,
+    op::OpConstantFalse,
+    op::OpConstant,
+    op::OpConstantComposite,
+    op::OpConstantCompositeReplicateEXT,
+    op::OpConstantSampler,
+    op::OpConstantNull,
+    op::OpConstantFunctionPointerINTEL,
+    op::OpConstantStringAMDX,
+    op::OpSpecConstantTrue,
+    op::OpSpecConstantFalse,
+    op::OpSpecConstant,
+    op::OpSpecConstantComposite,
+    op::OpSpecConstantCompositeReplicateEXT,
+    op::OpSpecConstantOp,
+    op::OpSpecConstantStringAMDX,
+    op::OpGraphConstantARM,
+    op::OpAsmTargetINTEL,
+    op::OpAsmINTEL,
+    op::OpSpecConstantArchitectureINTEL,
+    op::OpSpecConstantTargetINTEL,
+    op::OpSpecConstantCapabilitiesINTEL,
+];
+
+/// Whether spirv-val takes `opcode` for a type declaration.
+pub(crate) fn generates_type(opcode: u16) -> bool {
+    GENERATES_TYPE.contains(&opcode)
+}
+
+/// Whether spirv-val takes `opcode` for a constant.
+pub(crate) fn is_constant(opcode: u16) -> bool {
+    IS_CONSTANT.contains(&opcode)
+}
+
+/// Whether spirv-val's layout puts `opcode` in the types section whatever
+/// section it is in: types, constants and OpTypeForwardPointer.
+pub(crate) fn always_in_types(opcode: u16) -> bool {
+    generates_type(opcode) || is_constant(opcode) || opcode == op::OpTypeForwardPointer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lists_differ_from_the_grammar_classes_where_spirv_val_does() {
+        assert!(!generates_type(op::OpTypeVmeImageINTEL));
+        assert!(!generates_type(op::OpTypeForwardPointer));
+        assert!(generates_type(op::OpTypeNodePayloadArrayAMDX));
+        assert!(!is_constant(op::OpConstantCompositeContinuedINTEL));
+        assert!(is_constant(op::OpAsmINTEL));
+        assert!(always_in_types(op::OpTypeTaskSequenceALTERA));
+    }
+}
