@@ -230,6 +230,18 @@ fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize, passed:
     let inst = &m.insts[i];
     let info = inst.info();
     let opc = inst.opcode();
+    // Reserved by the specification: spirv-val rejects them by name before
+    // their capabilities.
+    if matches!(
+        opc,
+        op::OpImageSparseSampleProjImplicitLod
+            | op::OpImageSparseSampleProjExplicitLod
+            | op::OpImageSparseSampleProjDrefImplicitLod
+            | op::OpImageSparseSampleProjDrefExplicitLod
+    ) {
+        r.error(ErrorKind::Binary, i, format!("Invalid Opcode name '{}'", info.name));
+        return;
+    }
     if !passed.contains(opc) {
         if !opcode_met(d, r, i, info) {
             return;

@@ -60,8 +60,10 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, 
             }
             _ => false,
         },
-        // A pointer declared ahead by an earlier OpTypeForwardPointer.
-        _ => forward_pointers.get(&id).is_some_and(|&at| at < i),
+        // In a type declaration, a pointer declared ahead by an earlier
+        // OpTypeForwardPointer (spirv-val lets no other instruction name
+        // one before its definition).
+        o => generates_type(o) && forward_pointers.get(&id).is_some_and(|&at| at < i),
     }
 }
 
@@ -123,8 +125,12 @@ fn non_semantic(set: Option<ExtSet>) -> bool {
 
 /// Instructions allowed to name a non-semantic instruction's result.
 fn non_semantic_use(inst: &crate::module::Inst) -> bool {
+    extended(inst) && non_semantic(inst.ext_set())
+}
+
+/// OpExtInst, or its form with forward references.
+fn extended(inst: &crate::module::Inst) -> bool {
     matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
-        || matches!(inst.info().class, "Debug" | "Annotation")
 }
 
 /// Uses of functions, function types and type-less ids (labels, strings,
@@ -136,7 +142,10 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
     let opc = inst.opcode();
     let class = inst.info().class;
     let def_opcode = def.opcode();
-    if def_opcode == op::OpExtInst && non_semantic(def.ext_set()) && !non_semantic_use(inst) {
+    // Only a non-semantic extended instruction may name one (an OpName or
+    // OpDecorate names it ahead, before spirv-val knows what it is; an
+    // OpLine after it fails).
+    if extended(def) && non_semantic(def.ext_set()) && !non_semantic_use(inst) {
         return Some(("Operand {} in semantic instruction cannot be a non-semantic instruction", false));
     }
     let ext_inst = matches!(opc, op::OpExtInst | op::OpExtInstWithForwardRefsKHR);

@@ -213,13 +213,6 @@ fn instruction(cx: &Context, r: &mut Report, i: usize) -> Result<(), Failure> {
         op::OpImageQuerySizeLod | op::OpImageQuerySize => query_size(cx, i),
         op::OpImageQueryLod => query_lod(cx, i),
         op::OpImageQueryLevels | op::OpImageQuerySamples => query_levels_or_samples(cx, i),
-        // Reserved by the specification (spirv-val rejects them by name).
-        op::OpImageSparseSampleProjImplicitLod
-        | op::OpImageSparseSampleProjExplicitLod
-        | op::OpImageSparseSampleProjDrefImplicitLod
-        | op::OpImageSparseSampleProjDrefExplicitLod => {
-            fail(i, format!("Invalid Opcode name '{}'", cx.m.insts[i].info().name))
-        }
         op::OpImageSparseTexelsResident => {
             if cx.m.def_opcode(cx.m.result_type_word(i)) != Some(op::OpTypeBool) {
                 return fail(i, "Expected Result Type to be bool scalar type");
