@@ -105,9 +105,11 @@ fn cases() -> Vec<Case> {
         let bytes = mutants[&row["file"]].clone();
         out.push(Case::plain("mutants", &row, bytes));
     }
-    // Independent sets: `gen-val-mutants --seed 123` over spv/, and
-    // `--seed 4242` over glslang/ and spv/.
-    for (source, seed) in [("mutants-123", "123"), ("mutants-4242", "4242")] {
+    // Independent sets: `gen-val-mutants --seed 123` over spv/,
+    // `--seed 4242` over glslang/ and spv/, and `--seed 9001 --kinds
+    // operands` (opcodes, enumerants, literals, operands swapped,
+    // instructions repeated or dropped) over glslang/ and spv/.
+    for (source, seed) in [("mutants-123", "123"), ("mutants-4242", "4242"), ("mutants-9001", "9001")] {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));
         for row in rows(&format!("{source}/VAL.tsv")) {
             let bytes = mutants[&row["file"]].clone();

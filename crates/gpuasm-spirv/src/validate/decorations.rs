@@ -234,12 +234,16 @@ fn entry_points(cx: &Ctx, r: &mut Report) -> bool {
                 }
                 if is_struct {
                     if !cx.has(ty, d::Block) {
+                        // The VUID only in Vulkan, as spirv-val's VkErrorID.
+                        let vuid = if cx.vulkan { "[VUID-StandaloneSpirv-Location-04919] " } else { "" };
                         r.error(
                             ErrorKind::Decoration,
                             m.def_index(ty).unwrap_or(at),
-                            "[VUID-StandaloneSpirv-Location-04919] Interface struct has no Block decoration but has \
-                             BuiltIn members. Location decorations must be used on each member of OpVariable with a \
-                             structure type that is a block not decorated with Location.",
+                            format!(
+                                "{vuid}Interface struct has no Block decoration but has BuiltIn members. Location \
+                                 decorations must be used on each member of OpVariable with a structure type that is \
+                                 a block not decorated with Location."
+                            ),
                         );
                         return false;
                     }

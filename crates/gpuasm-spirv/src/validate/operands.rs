@@ -503,7 +503,9 @@ impl Checker<'_, '_> {
                     }
                 }
                 if total != r.count {
-                    self.fail(rep, format!("Expected total number of given components to be equal to the size of Result Type vector: {} instead of {total}", r.count));
+                    let message =
+                        "Expected total number of given components to be equal to the size of Result Type vector";
+                    self.fail(rep, message.into());
                 }
             }
             Some(kind @ (op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray)) => {
