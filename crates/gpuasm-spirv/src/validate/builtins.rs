@@ -679,10 +679,29 @@ fn definition_error(m: &Module, d: Decorated) -> Option<String> {
     if d.member.is_some() && !d.rule.member_allowed {
         return Some(format!("BuiltIn {} cannot be used as a member decoration ", built_in_name(d.rule.built_in)));
     }
-    match d.rule.type_at {
+    let type_problem = match d.rule.type_at {
         TypeAt::Definition => type_error(m, d, false),
         TypeAt::Reference(_) | TypeAt::NonMesh | TypeAt::NonMeshScalar | TypeAt::MeshOnly => None,
+    };
+    if type_problem.is_some() {
+        return type_problem;
     }
+    // The tessellation levels are per patch (VUID 10880): Patch on the
+    // decorated id or, for a block, on one of its members (spirv-val's
+    // HasDecoration).
+    let built_in = d.rule.built_in;
+    if matches!(built_in, bi::TessLevelOuter | bi::TessLevelInner) {
+        let id = m.result_id_at(&m.insts[d.at]);
+        let patch = m.decorations().get(&id).is_some_and(|list| list.iter().any(|a| a.0 == decoration::Patch));
+        if !patch {
+            let name = built_in_name(built_in);
+            return Some(format!(
+                "[VUID-StandaloneSpirv-TessLevelInner-10880] BuiltIn {name} variable needs to also have a Patch \
+                 decoration."
+            ));
+        }
+    }
+    None
 }
 
 /// WorkgroupSize: a 3-component 32-bit int vector constant (Vulkan), and

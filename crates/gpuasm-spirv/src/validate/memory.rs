@@ -224,33 +224,6 @@ const BOOL_CLASSES: &[u32] = &[
     sc::NodePayloadAMDX,
 ];
 
-/// Storage classes a Vulkan module may use.
-const VULKAN_CLASSES: &[u32] = &[
-    sc::UniformConstant,
-    sc::Uniform,
-    sc::StorageBuffer,
-    sc::Input,
-    sc::Output,
-    sc::Image,
-    sc::Workgroup,
-    sc::Private,
-    sc::Function,
-    sc::PushConstant,
-    sc::PhysicalStorageBuffer,
-    sc::RayPayloadKHR,
-    sc::IncomingRayPayloadKHR,
-    sc::HitAttributeKHR,
-    sc::CallableDataKHR,
-    sc::IncomingCallableDataKHR,
-    sc::ShaderRecordBufferKHR,
-    sc::TaskPayloadWorkgroupEXT,
-    sc::HitObjectAttributeNV,
-    sc::HitObjectAttributeEXT,
-    sc::TileImageEXT,
-    sc::NodePayloadAMDX,
-    sc::TileAttachmentQCOM,
-];
-
 /// Storage classes NonPrivatePointer may access.
 const NON_PRIVATE_CLASSES: &[u32] = &[
     sc::Uniform,
@@ -452,7 +425,7 @@ impl Ctx<'_, '_> {
                 });
             }
         }
-        if self.vulkan && !VULKAN_CLASSES.contains(&class) {
+        if self.vulkan && !super::peer_opcodes::vulkan_storage_class(class) {
             return Some(format!("{}Invalid storage class for target environment", self.vuid("None-04643")));
         }
         if class == sc::Generic {

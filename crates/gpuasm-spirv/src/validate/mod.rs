@@ -397,7 +397,7 @@ fn validate_on(
     // these checks at each instruction in turn (ids first), then those of
     // the whole module (the memory model and function ends before the
     // forward references).
-    use schedule::Met::{After, Before, During};
+    use schedule::Met::{Before, During};
     let ordered: &schedule::Structural = &[
         (&|r| limits::check_bound(module, limits, r), Before),
         (&|r| layout::check(module, r), During { each: 2, end: 0 }),
@@ -407,7 +407,6 @@ fn validate_on(
         (&|r| capabilities::check(module, options, r), During { each: 4, end: 3 }),
         (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
         (&|r| limits::check(module, limits, r), During { each: 5, end: 3 }),
-        (&|r| capabilities::check_late(module, options, r), After),
     ];
     // The longest passes on large modules, started first when threads share
     // the passes out (the order of their results does not change).
@@ -427,6 +426,9 @@ fn validate_on(
     let walk: &[schedule::Pass] = &[
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
+        // Extension versions (its extension pass) and type widths (its
+        // type pass): met at their instructions in the walk.
+        &|r| capabilities::check_late(module, options, r),
         &|r| type_decls::check(module, options.target_env, r),
         &|r| images::check_types(module, options.target_env, r),
         &|r| types::check(module, vulkan, r),

@@ -1,11 +1,12 @@
 //! spirv-val's own opcode predicates, where they differ from the grammar's
 //! classes: which instructions it takes for type declarations
-//! (`spvOpcodeGeneratesType`) and for constants (`spvOpcodeIsConstant`).
+//! (`spvOpcodeGeneratesType`) and for constants (`spvOpcodeIsConstant`);
+//! and the storage classes it lets a Vulkan module use.
 //! Its id, layout and decoration rules ask these, so an OpTypeVmeImageINTEL
 //! (a "Type-Declaration" of the grammar's, not one of these) is no type to
 //! them, and an OpConstantCompositeContinuedINTEL no constant.
 
-use crate::grammar::op;
+use crate::grammar::{op, storage_class as sc};
 
 /// Type declarations as spirv-val 2025.5 lists them.
 const GENERATES_TYPE: &[u16] = &[
@@ -72,6 +73,40 @@ const IS_CONSTANT: &[u16] = &[
     op::OpSpecConstantTargetINTEL,
     op::OpSpecConstantCapabilitiesINTEL,
 ];
+
+/// Storage classes a Vulkan module may use (spirv-val's
+/// IsValidStorageClass).
+const VULKAN_CLASSES: &[u32] = &[
+    sc::UniformConstant,
+    sc::Uniform,
+    sc::StorageBuffer,
+    sc::Input,
+    sc::Output,
+    sc::Image,
+    sc::Workgroup,
+    sc::Private,
+    sc::Function,
+    sc::PushConstant,
+    sc::PhysicalStorageBuffer,
+    sc::RayPayloadKHR,
+    sc::IncomingRayPayloadKHR,
+    sc::HitAttributeKHR,
+    sc::CallableDataKHR,
+    sc::IncomingCallableDataKHR,
+    sc::ShaderRecordBufferKHR,
+    sc::TaskPayloadWorkgroupEXT,
+    sc::HitObjectAttributeNV,
+    sc::HitObjectAttributeEXT,
+    sc::TileImageEXT,
+    sc::NodePayloadAMDX,
+    sc::TileAttachmentQCOM,
+];
+
+/// Whether a Vulkan module may use storage class `class` (on pointer types
+/// and variables).
+pub(crate) fn vulkan_storage_class(class: u32) -> bool {
+    VULKAN_CLASSES.contains(&class)
+}
 
 /// Whether spirv-val takes `opcode` for a type declaration.
 pub(crate) fn generates_type(opcode: u16) -> bool {

@@ -51,8 +51,6 @@ pub(crate) enum Met {
         /// The rank among the checks made after the walk.
         end: u8,
     },
-    /// In a later walk, after every check of the first one.
-    After,
 }
 
 /// The order of a failing structural pass's first error (pass `k`, its
@@ -63,7 +61,6 @@ fn met_key(met: Met, k: usize, errors: &[ValidationError]) -> (u8, usize, usize)
         (Met::Before, _) => (0, 0, k),
         (Met::During { each, .. }, Some(i)) => (1, i, each as usize),
         (Met::During { end, .. }, None) => (2, end as usize, k),
-        (Met::After, i) => (3, i.unwrap_or(usize::MAX), k),
     }
 }
 
@@ -587,18 +584,17 @@ mod tests {
         let options = ValOptions::default();
         let new_report = || Report { module: &module, options: &options, errors: Vec::new(), limit: 100 };
         let (layout5, ids3, caps3) = (fail_at(5, "layout at 5"), fail_at(3, "ids at 3"), fail_at(3, "caps at 3"));
-        let (module_wide, later, bound) = (fail("after the walk"), fail_at(1, "a later walk"), fail("the header"));
+        let (module_wide, bound) = (fail("after the walk"), fail("the header"));
         let (layout5, ids3, caps3): (Pass, Pass, Pass) = (&layout5, &ids3, &caps3);
-        let (module_wide, later, bound): (Pass, Pass, Pass) = (&module_wide, &later, &bound);
+        let (module_wide, bound): (Pass, Pass) = (&module_wide, &bound);
         let (first_end, second_end) = (fail("first at the end"), fail("second at the end"));
         let (first_end, second_end): (Pass, Pass) = (&first_end, &second_end);
-        let cases: [(&[(Pass, Met)], &str); 7] = [
+        let cases: [(&[(Pass, Met)], &str); 6] = [
             (&[(layout5, at(2)), (ids3, at(0)), (caps3, at(1)), (bound, Met::Before)], "the header"),
             (&[(layout5, at(2)), (caps3, at(1)), (ids3, at(0))], "ids at 3"),
             (&[(layout5, at(2)), (caps3, at(1))], "caps at 3"),
-            (&[(module_wide, at(0)), (later, Met::After), (layout5, at(2))], "layout at 5"),
-            (&[(later, Met::After), (module_wide, at(0))], "after the walk"),
-            (&[(later, Met::After)], "a later walk"),
+            (&[(module_wide, at(0)), (layout5, at(2))], "layout at 5"),
+            (&[(module_wide, at(0))], "after the walk"),
             (
                 &[(second_end, Met::During { each: 0, end: 1 }), (first_end, Met::During { each: 1, end: 0 })],
                 "first at the end",

@@ -9,53 +9,13 @@
 //! (`constant_decls`), so the first broken rule in module order is the one
 //! reported, and it stops the pass, as spirv-val stops at its first error.
 
+use super::peer_opcodes::generates_type;
 use super::{ErrorKind, Report};
 use crate::grammar::{capability, decoration as d, op, storage_class, OperandKind};
 use crate::module::decorations::Applied;
 use crate::module::Module;
 use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// The opcodes that declare a type (spirv-val's `spvOpcodeGeneratesType`;
-/// OpTypeForwardPointer only declares a storage class).
-const GENERATES_TYPE: &[u16] = &[
-    op::OpTypeVoid,
-    op::OpTypeBool,
-    op::OpTypeInt,
-    op::OpTypeFloat,
-    op::OpTypeVector,
-    op::OpTypeMatrix,
-    op::OpTypeImage,
-    op::OpTypeSampler,
-    op::OpTypeSampledImage,
-    op::OpTypeArray,
-    op::OpTypeRuntimeArray,
-    op::OpTypeStruct,
-    op::OpTypeOpaque,
-    op::OpTypePointer,
-    op::OpTypeFunction,
-    op::OpTypeEvent,
-    op::OpTypeDeviceEvent,
-    op::OpTypeReserveId,
-    op::OpTypeQueue,
-    op::OpTypePipe,
-    op::OpTypePipeStorage,
-    op::OpTypeNamedBarrier,
-    op::OpTypeAccelerationStructureKHR,
-    op::OpTypeCooperativeMatrixNV,
-    op::OpTypeCooperativeMatrixKHR,
-    op::OpTypeCooperativeVectorNV,
-    op::OpTypeRayQueryKHR,
-    op::OpTypeHitObjectNV,
-    op::OpTypeHitObjectEXT,
-    op::OpTypeUntypedPointerKHR,
-    op::OpTypeNodePayloadArrayAMDX,
-    op::OpTypeTensorLayoutNV,
-    op::OpTypeTensorViewNV,
-    op::OpTypeTensorARM,
-    op::OpTypeTaskSequenceALTERA,
-    op::OpTypeGraphARM,
-];
 
 /// Types that may be declared more than once (spec 2.8: aggregates and
 /// pointers may differ by their decorations).
@@ -83,11 +43,6 @@ const OPAQUE: &[u16] = &[
     op::OpTypePipeStorage,
     op::OpTypeNamedBarrier,
 ];
-
-/// Whether `opcode` declares a type, as spirv-val decides.
-pub(crate) fn generates_type(opcode: u16) -> bool {
-    GENERATES_TYPE.contains(&opcode)
-}
 
 struct Ctx<'a> {
     vulkan: bool,
@@ -182,8 +137,13 @@ fn problem(m: &Module, cx: &mut Ctx, r: &mut Report, i: usize) -> Option<String>
         op::OpTypeStruct => struct_problem(m, cx, r, i),
         op::OpTypePointer => {
             let ty = m.word(i, 2);
-            (!m.def_opcode(ty).is_some_and(generates_type))
-                .then(|| format!("OpTypePointer Type <id> {} is not a type.", r.id(ty)))
+            if !m.def_opcode(ty).is_some_and(generates_type) {
+                Some(format!("OpTypePointer Type <id> {} is not a type.", r.id(ty)))
+            } else if cx.vulkan && !super::peer_opcodes::vulkan_storage_class(m.word(i, 1)) {
+                Some("[VUID-StandaloneSpirv-None-04643] Invalid storage class for target environment".into())
+            } else {
+                None
+            }
         }
         op::OpTypeFunction => function_problem(m, r, i),
         op::OpTypeForwardPointer => forward_pointer_problem(m, cx, i),
