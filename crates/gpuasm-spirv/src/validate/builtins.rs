@@ -524,14 +524,16 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     if pending.is_empty() {
         return;
     }
-    let models = function_models(m);
-    let mut function: Option<(u32, &[u32])> = None;
+    let (models, entries) = function_models(m);
+    let mut function: Option<InFunction> = None;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         match inst.opcode() {
             op::OpFunction => {
                 let f = m.result_id_at(inst);
-                function = Some((f, models.get(&f).map_or(&[][..], |v| v.as_slice())));
+                let reaching = models.get(&f).map_or(&[][..], |v| v.as_slice());
+                let entry_points = entries.get(&f).map_or(&[][..], |v| v.as_slice());
+                function = Some((f, reaching, entry_points));
             }
             op::OpFunctionEnd => function = None,
             _ => {}
@@ -557,14 +559,22 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     }
 }
 
-/// The execution models of the entry points whose call trees reach each
-/// function, sorted.
-fn function_models(m: &Module) -> FxHashMap<u32, Vec<u32>> {
+/// A function a reference stands in: its id, the execution models of the
+/// entry points whose call trees reach it, and those entry points.
+type InFunction<'a> = (u32, &'a [u32], &'a [u32]);
+
+/// For each function, the execution models of the entry points whose call
+/// trees reach it (sorted), and those entry points' functions (in module
+/// order).
+type FunctionCallers = (FxHashMap<u32, Vec<u32>>, FxHashMap<u32, Vec<u32>>);
+
+fn function_models(m: &Module) -> FunctionCallers {
     let calls = crate::module::callees(m);
     let mut models: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+    let mut entries: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
     for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
-        let model = m.word(i, 0);
-        let mut stack = vec![m.word(i, 1)];
+        let (model, entry) = (m.word(i, 0), m.word(i, 1));
+        let mut stack = vec![entry];
         let mut seen: Vec<u32> = Vec::new();
         while let Some(f) = stack.pop() {
             if seen.contains(&f) {
@@ -575,13 +585,17 @@ fn function_models(m: &Module) -> FxHashMap<u32, Vec<u32>> {
             if !list.contains(&model) {
                 list.push(model);
             }
+            let list = entries.entry(f).or_default();
+            if !list.contains(&entry) {
+                list.push(entry);
+            }
             stack.extend(calls.get(&f).into_iter().flatten());
         }
     }
     for list in models.values_mut() {
         list.sort_unstable();
     }
-    models
+    (models, entries)
 }
 
 fn built_in_name(value: u32) -> &'static str {
@@ -761,7 +775,7 @@ fn reference_error(
     eps: &super::mesh_builtins::EntryPoints,
     p: Pending,
     from: usize,
-    function: Option<(u32, &[u32])>,
+    function: Option<InFunction>,
 ) -> Option<String> {
     let rule = p.d.rule;
     let name = built_in_name(rule.built_in);
@@ -771,7 +785,7 @@ fn reference_error(
             s += &format!(" which is dependent on {}", id_desc(m, p.d.at));
         }
         s += &format!(" which is decorated with BuiltIn {name}");
-        if let Some((f, _)) = function {
+        if let Some((f, _, _)) = function {
             s += &format!(" in function <{f}>");
             if let Some(model) = model {
                 s += &format!(" called with execution model {}", enumerant_name(OperandKind::ExecutionModel, model));
@@ -797,7 +811,7 @@ fn reference_error(
             ));
         }
     }
-    let (f, models) = function?;
+    let (f, models, entries) = function?;
     let primitive_id_caps =
         [capability::MeshShadingEXT, capability::MeshShadingNV, capability::Geometry, capability::Tessellation];
     if rule.built_in == bi::PrimitiveId
@@ -882,6 +896,16 @@ fn reference_error(
                 return Some(message);
             }
         }
+    }
+    // Every entry point that reaches a write of the depth declares it.
+    if rule.built_in == bi::FragDepth
+        && entries.iter().any(|&e| !eps.has_mode(e, crate::grammar::execution_mode::DepthReplacing))
+    {
+        return Some(format!(
+            "{}Vulkan spec requires DepthReplacing execution mode to be declared when using BuiltIn FragDepth. {}",
+            vuid(rule, 4216),
+            reference(None)
+        ));
     }
     None
 }

@@ -98,6 +98,11 @@ impl EntryPoints {
         e
     }
 
+    /// Whether entry point `f` declares execution mode `mode`.
+    pub(super) fn has_mode(&self, f: u32, mode: u32) -> bool {
+        self.modes.get(&f).is_some_and(|modes| modes.contains(&mode))
+    }
+
     fn mesh(&self) -> impl Iterator<Item = u32> + '_ {
         self.list
             .iter()
