@@ -32,6 +32,17 @@ pub(super) fn message(e: &BinaryError, words: &[u32]) -> Option<String> {
         // operands until the words run out.
         K::TruncatedInstruction { available, .. } => {
             let (start, info) = instruction_at(words, at)?;
+            // Every operand read before the words ran out: spirv-val finds
+            // the word count too large first.
+            let end = fixed_operands_end(info);
+            if end <= *available {
+                let count = words[start] >> 16;
+                return Some(format!(
+                    "Invalid instruction {} starting at word {start}: expected no more operands after {end} words, \
+                     but stated word count is {count}.",
+                    info.name
+                ));
+            }
             let what = operand_words(operand_kind_at(words, start + available)?)?;
             Some(format!(
                 "End of input reached while decoding {} starting at word {start}: missing {what} operand at word \
@@ -265,6 +276,20 @@ fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
                 || kind_words(s.kind.name()).is_some())
     };
     specs[..k].iter().all(single).then_some(spec.kind)
+}
+
+/// The word count an instruction has with every operand present, when its
+/// operands are all single words of fixed number; else `usize::MAX`.
+fn fixed_operands_end(info: &InstructionInfo) -> usize {
+    let single = |s: &grammar::OperandSpec| {
+        s.quantifier == grammar::Quantifier::One
+            && (s.kind.name().starts_with("Id") || s.kind == OperandKind::LiteralInteger)
+    };
+    if info.operands.iter().all(single) {
+        1 + info.operands.len()
+    } else {
+        usize::MAX
+    }
 }
 
 /// Whether word `at` is the result id of its instruction.

@@ -310,6 +310,11 @@ pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), ValidationErr
 }
 
 fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
+    // spirv-val judges the header (its version for the target environment,
+    // its bound) before it reads an instruction.
+    if let Some(error) = header_error(words, options) {
+        return Err(vec![error]);
+    }
     let threads = schedule::threads_for(words.len());
     if threads == 1 {
         let module = read(words).map_err(|e| vec![binary_error(&e, words)])?;
@@ -345,6 +350,38 @@ fn binary_error(e: &BinaryError, words: &[u32]) -> ValidationError {
         instruction: None,
         met: None,
     }
+}
+
+/// What spirv-val finds wrong with the header words before it reads the
+/// instructions: the version (outside 1.0–1.6, or newer than the target
+/// environment's) and the id bound. A module too short for a header, or
+/// with another magic number, is left to the reader.
+fn header_error(words: &[u32], options: &ValOptions) -> Option<ValidationError> {
+    if words.len() < 5 || words[0] != crate::binary::MAGIC {
+        return None;
+    }
+    let error = |kind, message: String| ValidationError {
+        kind,
+        word_offset: 0,
+        instruction_index: None,
+        message,
+        instruction: None,
+        met: None,
+    };
+    let (version, bound) = (words[1], words[3]);
+    if version & 0xff00_00ff != 0 || !(0x0001_0000..=0x0001_0600).contains(&version) {
+        return Some(error(ErrorKind::Binary, "Invalid SPIR-V header.".into()));
+    }
+    let (major, minor) = (version >> 16 & 0xff, version >> 8 & 0xff);
+    if minor > options.target_env.spirv_version().1 as u32 {
+        let env = options.target_env.description();
+        let message = format!("Invalid SPIR-V binary version {major}.{minor} for target environment {env}.");
+        return Some(error(ErrorKind::Version, message));
+    }
+    let max = options.limits.max_id_bound;
+    (bound > max).then(|| {
+        error(ErrorKind::Limit, format!("Invalid SPIR-V.  The id bound is larger than the max id bound {max}."))
+    })
 }
 
 /// Validates an already read module.
@@ -593,5 +630,31 @@ mod tests {
         let two =
             in_module_order(&module, vec![vec![error(Some(6), "a"), error(Some(4), "b"), error(Some(5), "c")]], 2);
         assert_eq!(two.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    }
+
+    /// spirv-val 2025.5 on the same words: the header against the target
+    /// environment before any instruction is read; an instruction whose
+    /// word count runs past the end after all its operands.
+    #[test]
+    fn the_header_is_judged_before_the_instructions_are_read() {
+        let text = "OpCapability Shader\nOpCapability Linkage\nOpMemoryModel Logical GLSL450\n\
+                    %void = OpTypeVoid\n%fn = OpTypeFunction %void\n%f = OpFunction %void None %fn\n\
+                    %l = OpLabel\nOpReturn\nOpFunctionEnd\n";
+        let mut words = crate::text::assemble(text, &Default::default()).unwrap();
+        let last = words.len() - 1;
+        words[last] = 3 << 16 | u32::from(crate::grammar::op::OpFunctionEnd);
+        let first = |options: &super::ValOptions| super::validate(&words, options).unwrap_err().first().message.clone();
+        let vulkan = super::ValOptions::default().target_env("vulkan1.0".parse().unwrap());
+        assert_eq!(
+            first(&vulkan),
+            "Invalid SPIR-V binary version 1.6 for target environment SPIR-V 1.0 (under Vulkan 1.0 semantics)."
+        );
+        assert_eq!(
+            first(&super::ValOptions::default()),
+            format!(
+                "Invalid instruction OpFunctionEnd starting at word {last}: expected no more operands after 1 words, \
+                 but stated word count is 3."
+            )
+        );
     }
 }
