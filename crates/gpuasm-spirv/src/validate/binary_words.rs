@@ -264,18 +264,36 @@ fn instruction_at(words: &[u32], at: usize) -> Option<(usize, &'static Instructi
 /// leading single-word operands.
 fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
     let (start, info) = instruction_at(words, at)?;
-    let specs = info.operands;
-    // Single-word operands up to `at` (ids, enumerants, literal integers): a
-    // string or a wider literal before it makes the position unknown.
-    let k = at.checked_sub(start + 1)?;
-    let spec = specs.get(k)?;
+    // Single-word operands up to `at` (ids, enumerants, literal integers),
+    // with the parameters an enumerant brings (UniformId's scope): a string
+    // or a wider literal before it makes the position unknown.
     let single = |s: &grammar::OperandSpec| {
         s.quantifier == grammar::Quantifier::One
             && (s.kind.name().starts_with("Id")
                 || s.kind == OperandKind::LiteralInteger
                 || kind_words(s.kind.name()).is_some())
     };
-    specs[..k].iter().all(single).then_some(spec.kind)
+    let mut pos = start + 1;
+    for spec in info.operands {
+        if pos == at {
+            return Some(spec.kind);
+        }
+        if !single(spec) {
+            return None;
+        }
+        let parameters = spec.kind.enumerant(*words.get(pos)?).map_or(&[][..], |e| e.parameters);
+        pos += 1;
+        for parameter in parameters {
+            if pos == at {
+                return Some(parameter.kind);
+            }
+            if !single(parameter) {
+                return None;
+            }
+            pos += 1;
+        }
+    }
+    None
 }
 
 /// The word count an instruction has with every operand present, when its

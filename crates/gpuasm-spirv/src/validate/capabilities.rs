@@ -90,7 +90,8 @@ fn declared<'m>(m: &'m Module, options: &ValOptions) -> Declared<'m> {
             || ext("SPV_AMD_gpu_shader_half_float")
             || ext("SPV_AMD_gpu_shader_half_float_fetch"),
         free_fp_rounding_mode: storage16 || ext("SPV_AMD_gpu_shader_half_float"),
-        group_ops_reduce_and_scans: ext("SPV_NV_shader_subgroup_partitioned") || ext("SPV_AMD_shader_ballot"),
+        // Kernel also sets it in spirv-val, but Kernel enables these anyway.
+        group_ops_reduce_and_scans: ext("SPV_AMD_shader_ballot"),
         env: options.target_env,
         env_version: options.target_env.spirv_version(),
         module_version: {

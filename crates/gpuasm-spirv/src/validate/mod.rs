@@ -504,6 +504,9 @@ fn validate_on(
             if r.errors.is_empty() {
                 entry_points::check_fast_math_defaults(module, r)
             }
+            if r.errors.is_empty() {
+                modes::check_duplicates(module, r)
+            }
         },
         dominance,
         // spirv-val's decoration rules, which lay blocks out, come after

@@ -104,7 +104,6 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             _ => {}
         }
     }
-    duplicate_modes(m, r);
 }
 
 /// Whether entry points of both the EXT and the NV mesh and task models
@@ -132,8 +131,9 @@ const REPEATABLE_MODES: &[u32] = &[
 ];
 
 /// No mode given twice to an entry point; the repeatable ones not twice
-/// with the same (first) operand.
-fn duplicate_modes(m: &Module, r: &mut Report) {
+/// with the same (first) operand. spirv-val checks this last among its
+/// entry-point rules, after the per-instruction walk.
+pub(crate) fn check_duplicates(m: &Module, r: &mut Report) {
     let mut seen = FxHashSet::default();
     for i in 0..m.insts.len() {
         if !matches!(m.opcode(i), op::OpExecutionMode | op::OpExecutionModeId) {
