@@ -69,13 +69,43 @@ fn name(dec: u32) -> &'static str {
     OperandKind::Decoration.enumerant(dec).map_or("", |e| e.name)
 }
 
+/// Decoration groups some instruction other than OpDecorate, OpGroupDecorate,
+/// OpGroupMemberDecorate, OpName or a non-semantic extended instruction
+/// names (spirv-val counts every use, those before the group too).
+fn misused_groups(m: &Module) -> FxHashSet<u32> {
+    let mut misused = FxHashSet::default();
+    if !m.uses(op::OpDecorationGroup) {
+        return misused;
+    }
+    for i in 0..m.insts.len() {
+        let inst = &m.insts[i];
+        let allowed =
+            matches!(inst.opcode(), op::OpDecorate | op::OpGroupDecorate | op::OpGroupMemberDecorate | op::OpName)
+                || (matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
+                    && inst.ext_set().is_some_and(crate::binary::ExtSet::is_non_semantic));
+        if !allowed {
+            misused.extend(
+                m.id_operands(i).map(|(_, id)| id).filter(|&id| m.def_opcode(id) == Some(op::OpDecorationGroup)),
+            );
+        }
+    }
+    misused
+}
+
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let shader = super::capabilities::with_implied(m).contains(&capability::Shader);
+    let misused = misused_groups(m);
     // (target, decoration) of the OpDecorates seen so far: spirv-val
     // registers decorations as it goes.
     let mut seen: FxHashSet<(u32, u32)> = FxHashSet::default();
     for i in 0..m.insts.len() {
         match m.opcode(i) {
+            op::OpDecorationGroup if misused.contains(&m.result_id_at(&m.insts[i])) => r.error(
+                ErrorKind::Decoration,
+                i,
+                "Result id of OpDecorationGroup can only be targeted by OpName, OpGroupDecorate, OpDecorate, \
+                 OpDecorateId, and OpGroupMemberDecorate",
+            ),
             op::OpDecorate => {
                 let message = decorate_problem(m, r, i, vulkan, shader, &seen);
                 seen.insert((m.word(i, 0), m.word(i, 1)));

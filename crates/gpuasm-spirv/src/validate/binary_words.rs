@@ -56,7 +56,7 @@ pub(super) fn message(e: &BinaryError, words: &[u32]) -> Option<String> {
              but stated word count is {word_count}."
         )),
         K::UnknownEnumerant { kind, value } => {
-            let what = kind_words(kind)?;
+            let what = format!("{}{}", debug_set_prefix(words, at, kind), kind_words(kind)?);
             let new_language = if *kind == "SourceLanguage" {
                 ", if you are creating a new source language please use value 0 (Unknown) and when ready, add your \
                  source language to SPIRV-Headers"
@@ -66,7 +66,7 @@ pub(super) fn message(e: &BinaryError, words: &[u32]) -> Option<String> {
             Some(format!("Invalid {what} operand: {value}{new_language}"))
         }
         K::UnknownMaskBits { kind, value, bits } if *bits != 0 => {
-            let what = kind_words(kind)?;
+            let what = format!("{}{}", debug_set_prefix(words, at, kind), kind_words(kind)?);
             // The parser tries the bits from the highest down.
             let highest = 1u32 << (31 - bits.leading_zeros());
             Some(format!("Invalid {what} operand: {value} has invalid mask component {highest}"))
@@ -243,8 +243,41 @@ fn kind_words(kind: &str) -> Option<&'static str> {
         "OverflowModes" => "overflow mode",
         "CooperativeVectorMatrixLayout" => "cooperative vector matrix layout",
         "ComponentType" => "component type",
+        // The debug-information sets' kinds (see `debug_set_prefix`).
+        "DebugInfoFlags" => "debug info flags",
+        "DebugBaseTypeAttributeEncoding" => "debug base type encoding",
+        "DebugCompositeType" => "debug composite type",
+        "DebugTypeQualifier" => "debug type qualifier",
+        "DebugOperation" => "debug operation",
+        "DebugImportedEntity" => "debug imported entity",
         _ => return None,
     })
+}
+
+/// spirv-val names the OpenCL.DebugInfo.100 set's kinds with the set's name
+/// first ("OpenCL.DebugInfo.100 debug operation"), the older DebugInfo
+/// set's without.
+fn debug_set_prefix(words: &[u32], at: usize, kind: &str) -> &'static str {
+    if !kind.starts_with("Debug") {
+        return "";
+    }
+    let Some((start, info)) = instruction_at(words, at) else { return "" };
+    if info.opcode != op::OpExtInst {
+        return "";
+    }
+    let import = words.get(start + 3).and_then(|&set| definition(words, set, start));
+    match import {
+        Some((i, import)) if import.opcode == op::OpExtInstImport => {
+            let end = (i + (words[i] >> 16) as usize).min(words.len());
+            let name = crate::binary::literal_string_bytes(&words[(i + 2).min(end)..end]);
+            if name == b"OpenCL.DebugInfo.100" {
+                "OpenCL.DebugInfo.100 "
+            } else {
+                ""
+            }
+        }
+        _ => "",
+    }
 }
 
 /// The instruction word `at` belongs to: its start and grammar entry.

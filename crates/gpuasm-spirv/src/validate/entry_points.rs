@@ -16,7 +16,7 @@ use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Two OpEntryPoint with the same name and execution model (spirv-val
-/// checks this right after parsing, before the per-instruction rules).
+/// checks this at the second one in its first walk, before its ids).
 pub(crate) fn check_names(m: &Module, r: &mut Report) {
     let mut seen: FxHashSet<(u32, &[u8])> = FxHashSet::default();
     for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {

@@ -438,7 +438,10 @@ fn validate_on(
     let ordered: &schedule::Structural = &[
         (&|r| limits::check_bound(module, limits, r), Before),
         (&|r| layout::check(module, r), During { each: 2, end: 0 }),
-        (&|r| ids::check(module, r, misuses), During { each: 0, end: 2 }),
+        // At an OpEntryPoint, spirv-val first compares its name and model
+        // with the earlier ones', then checks its ids.
+        (&|r| entry_points::check_names(module, r), During { each: 0, end: 4 }),
+        (&|r| ids::check(module, r, misuses), During { each: 1, end: 2 }),
         // Its instruction pass (capabilities, then limits) comes after the
         // layout and block checks at each instruction.
         (&|r| capabilities::check(module, options, r), During { each: 4, end: 3 }),
@@ -455,11 +458,10 @@ fn validate_on(
             logical_pointers::check(module, r)
         }
     };
-    // These only read the module. spirv-val checks entry point names right
-    // after parsing; then, in its second walk over the instructions, what
-    // `walk` checks (the error at the earliest instruction is reported);
-    // then the rest, in order (the first that fails is reported).
-    let first: &[schedule::Pass] = &[&|r| entry_points::check_names(module, r)];
+    // These only read the module. spirv-val checks, in its second walk over
+    // the instructions, what `walk` checks (the error at the earliest
+    // instruction is reported); then the rest, in order (the first that
+    // fails is reported).
     let walk: &[schedule::Pass] = &[
         &|r| modes::check(module, options.target_env, r),
         &|r| annotations::check(module, vulkan, r),
@@ -532,8 +534,8 @@ fn validate_on(
         &|r| images::check_late(module, r),
         logical,
     ];
-    let passes = [first, walk, rest].concat();
-    let independent = schedule::Independent { passes: &passes, walk: (first.len(), first.len() + walk.len()) };
+    let passes = [walk, rest].concat();
+    let independent = schedule::Independent { passes: &passes, walk: (0, walk.len()) };
     let new_report = || Report { module, options, errors: Vec::new(), limit };
     let long_first = &[dominance, operands, memory, logical];
     let every = limit > 1;
@@ -633,6 +635,28 @@ mod tests {
         let two =
             in_module_order(&module, vec![vec![error(Some(6), "a"), error(Some(4), "b"), error(Some(5), "c")]], 2);
         assert_eq!(two.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    }
+
+    /// spirv-val 2025.5 on the same words: an unknown enumerant of a debug
+    /// set's kind is named with the set for OpenCL.DebugInfo.100 only.
+    #[test]
+    fn debug_set_kinds_are_named_as_spirv_val_names_them() {
+        for (set, words) in [
+            ("OpenCL.DebugInfo.100", "Invalid OpenCL.DebugInfo.100 debug type qualifier operand: 19"),
+            ("DebugInfo", "Invalid debug type qualifier operand: 19"),
+        ] {
+            let text = format!(
+                "OpCapability Shader\nOpCapability Linkage\n%dbg = OpExtInstImport \"{set}\"\n\
+                 OpMemoryModel Logical GLSL450\n%void = OpTypeVoid\n%name = OpString \"float\"\n\
+                 %uint = OpTypeInt 32 0\n%size = OpConstant %uint 32\n\
+                 %bt = OpExtInst %void %dbg DebugTypeBasic %name %size Float\n\
+                 %q = OpExtInst %void %dbg DebugTypeQualifier %bt VolatileType\n"
+            );
+            let mut module = crate::text::assemble(&text, &Default::default()).unwrap();
+            *module.last_mut().unwrap() = 19;
+            let errors = super::validate(&module, &super::ValOptions::default()).unwrap_err();
+            assert_eq!(errors.first().message, words, "{set}");
+        }
     }
 
     /// spirv-val 2025.5 on the same words: the header against the target
