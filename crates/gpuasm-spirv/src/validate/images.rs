@@ -637,7 +637,9 @@ fn min_coordinate_size(cx: &Context, i: usize, info: &ImageInfo) -> u32 {
     if info.dim == dim::Cube && matches!(opcode, op::OpImageRead | op::OpImageWrite | op::OpImageSparseRead) {
         return 3;
     }
-    info.plane_size() + info.arrayed + u32::from(is_proj(name))
+    // spirv-val's unsigned sum: an Arrayed word past 1 (rejected at the
+    // type, which may come first or not) wraps, it does not stop the check.
+    info.plane_size().wrapping_add(info.arrayed).wrapping_add(u32::from(is_proj(name)))
 }
 
 fn coordinate_size(cx: &Context, i: usize, k: usize, info: &ImageInfo) -> Result<(), Failure> {
@@ -1014,7 +1016,8 @@ fn query_size(cx: &Context, i: usize) -> Result<(), Failure> {
         (_, true) => return fail(i, "Image 'Dim' must be 1D, 2D, 3D or Cube"),
         (_, false) => return fail(i, "Image 'Dim' must be 1D, Buffer, 2D, Cube, 3D or Rect"),
     };
-    let expected = size + info.arrayed;
+    // Wraps as spirv-val's unsigned sum (see `min_coordinate_size`).
+    let expected = u32::wrapping_add(size, info.arrayed);
     if lod {
         if info.ms != 0 {
             return fail(i, "Image 'MS' must be 0");
