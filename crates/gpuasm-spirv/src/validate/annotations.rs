@@ -81,8 +81,7 @@ fn misused_groups(m: &Module) -> FxHashSet<u32> {
         let inst = &m.insts[i];
         let allowed =
             matches!(inst.opcode(), op::OpDecorate | op::OpGroupDecorate | op::OpGroupMemberDecorate | op::OpName)
-                || (matches!(inst.opcode(), op::OpExtInst | op::OpExtInstWithForwardRefsKHR)
-                    && inst.ext_set().is_some_and(crate::binary::ExtSet::is_non_semantic));
+                || super::ids::non_semantic_use(inst);
         if !allowed {
             misused.extend(
                 m.id_operands(i).map(|(_, id)| id).filter(|&id| m.def_opcode(id) == Some(op::OpDecorationGroup)),

@@ -301,10 +301,7 @@ fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
     // with the parameters an enumerant brings (UniformId's scope): a string
     // or a wider literal before it makes the position unknown.
     let single = |s: &grammar::OperandSpec| {
-        s.quantifier == grammar::Quantifier::One
-            && (s.kind.name().starts_with("Id")
-                || s.kind == OperandKind::LiteralInteger
-                || kind_words(s.kind.name()).is_some())
+        single_word(s) || (s.quantifier == grammar::Quantifier::One && kind_words(s.kind.name()).is_some())
     };
     let mut pos = start + 1;
     for spec in info.operands {
@@ -332,15 +329,17 @@ fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
 /// The word count an instruction has with every operand present, when its
 /// operands are all single words of fixed number; else `usize::MAX`.
 fn fixed_operands_end(info: &InstructionInfo) -> usize {
-    let single = |s: &grammar::OperandSpec| {
-        s.quantifier == grammar::Quantifier::One
-            && (s.kind.name().starts_with("Id") || s.kind == OperandKind::LiteralInteger)
-    };
-    if info.operands.iter().all(single) {
+    if info.operands.iter().all(single_word) {
         1 + info.operands.len()
     } else {
         usize::MAX
     }
+}
+
+/// An operand of one word, always present: an id or a literal integer.
+fn single_word(s: &grammar::OperandSpec) -> bool {
+    s.quantifier == grammar::Quantifier::One
+        && (s.kind.name().starts_with("Id") || s.kind == OperandKind::LiteralInteger)
 }
 
 /// Whether word `at` is the result id of its instruction.

@@ -88,43 +88,45 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
             Some(ExtSet::UnknownNonSemantic) | None => true,
         };
     }
-    if generates_type(inst.opcode())
+    // Besides: the execution modes' own parameters (FPFastMathDefault's
+    // Target Type), which its id pass does not check (the mode rules do).
+    generates_type(inst.opcode())
         || matches!(class, "Annotation" | "Debug")
-        || matches!(
-            inst.opcode(),
-            op::OpFunction
-                | op::OpSizeOf
-                | op::OpCooperativeMatrixLengthNV
-                | op::OpCooperativeMatrixLengthKHR
-                | op::OpUntypedArrayLengthKHR
-                | op::OpAsmINTEL
-                | op::OpUntypedVariableKHR
-                | op::OpUntypedAccessChainKHR
-                | op::OpUntypedInBoundsAccessChainKHR
-                | op::OpUntypedPtrAccessChainKHR
-                | op::OpUntypedInBoundsPtrAccessChainKHR
-        )
-    {
-        return true;
+        || measures_type(m, i)
+        || (matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2)
+}
+
+/// The instructions spirv-val lets both name a type and name a type-less
+/// id (its InstructionCanHaveTypeOperand and InstructionRequiresTypeOperand
+/// lists share them): OpFunction, those that measure a type or declare an
+/// untyped pointer, inline assembly, and the OpSpecConstantOp of a
+/// cooperative matrix length (whose Type follows the embedded opcode).
+fn measures_type(m: &Module, i: usize) -> bool {
+    let coop_length = [op::OpCooperativeMatrixLengthNV, op::OpCooperativeMatrixLengthKHR];
+    match m.opcode(i) {
+        op::OpFunction
+        | op::OpSizeOf
+        | op::OpCooperativeMatrixLengthNV
+        | op::OpCooperativeMatrixLengthKHR
+        | op::OpUntypedArrayLengthKHR
+        | op::OpAsmINTEL
+        | op::OpUntypedVariableKHR
+        | op::OpUntypedAccessChainKHR
+        | op::OpUntypedInBoundsAccessChainKHR
+        | op::OpUntypedPtrAccessChainKHR
+        | op::OpUntypedInBoundsPtrAccessChainKHR => true,
+        op::OpSpecConstantOp => coop_length.map(u32::from).contains(&m.word(i, 2)),
+        _ => false,
     }
-    // spirv-val's InstructionCanHaveTypeOperand has no other exceptions:
-    // the OpSpecConstantOp of a cooperative matrix length (whose Type
-    // follows the embedded opcode) and the execution modes' own
-    // parameters (FPFastMathDefault's Target Type), which its id pass does
-    // not check (the mode rules do).
-    if inst.opcode() == op::OpSpecConstantOp {
-        let embedded = m.word(i, 2);
-        return [op::OpCooperativeMatrixLengthNV, op::OpCooperativeMatrixLengthKHR].map(u32::from).contains(&embedded);
-    }
-    matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2
 }
 
 fn non_semantic(set: Option<ExtSet>) -> bool {
     set.is_some_and(ExtSet::is_non_semantic)
 }
 
-/// Instructions allowed to name a non-semantic instruction's result.
-fn non_semantic_use(inst: &crate::module::Inst) -> bool {
+/// Instructions allowed to name a non-semantic instruction's result (or a
+/// decoration group).
+pub(super) fn non_semantic_use(inst: &crate::module::Inst) -> bool {
     extended(inst) && non_semantic(inst.ext_set())
 }
 
@@ -190,12 +192,8 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
             && !(matches!(opc, op::OpExecutionMode | op::OpExecutionModeId) && k >= 2) =>
         {
             // spirv-val's InstructionRequiresTypeOperand: every instruction
-            // but branches, merges, these few, the untyped pointers' and
-            // the OpSpecConstantOp of a cooperative matrix length (type
-            // declarations too: an OpTypePointer to a label fails).
-            let coop_length = |o: u32| {
-                [op::OpCooperativeMatrixLengthNV, op::OpCooperativeMatrixLengthKHR].map(u32::from).contains(&o)
-            };
+            // but branches, merges, an import and those of `measures_type`
+            // (type declarations too: an OpTypePointer to a label fails).
             let ok = matches!(
                 opc,
                 op::OpBranch
@@ -204,19 +202,8 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
                     | op::OpPhi
                     | op::OpSelectionMerge
                     | op::OpLoopMerge
-                    | op::OpFunction
                     | op::OpExtInstImport
-                    | op::OpAsmINTEL
-                    | op::OpSizeOf
-                    | op::OpCooperativeMatrixLengthNV
-                    | op::OpCooperativeMatrixLengthKHR
-                    | op::OpUntypedArrayLengthKHR
-                    | op::OpUntypedVariableKHR
-                    | op::OpUntypedAccessChainKHR
-                    | op::OpUntypedInBoundsAccessChainKHR
-                    | op::OpUntypedPtrAccessChainKHR
-                    | op::OpUntypedInBoundsPtrAccessChainKHR
-            ) || (opc == op::OpSpecConstantOp && coop_length(m.word(i, 2)));
+            ) || measures_type(m, i);
             (!ok).then_some(("Operand {} requires a type", false))
         }
         _ => None,
