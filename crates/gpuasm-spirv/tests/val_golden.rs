@@ -106,15 +106,26 @@ fn cases() -> Vec<Case> {
         out.push(Case::plain("mutants", &row, bytes));
     }
     // Independent sets: `gen-val-mutants --seed 123` over spv/,
-    // `--seed 4242` over glslang/ and spv/, and `--seed 9001 --kinds
+    // `--seed 4242` over glslang/ and spv/, `--seed 9001 --kinds
     // operands` (opcodes, enumerants, literals, operands swapped,
-    // instructions repeated or dropped) over glslang/ and spv/.
-    for (source, seed) in [("mutants-123", "123"), ("mutants-4242", "4242"), ("mutants-9001", "9001")] {
+    // instructions repeated or dropped) over glslang/ and spv/, and
+    // `--seed 101 --kinds operands` over spirv-val's own valid cases, each
+    // validated for its case's target environment (column `env`).
+    let sets = [
+        ("mutants-123", "123"),
+        ("mutants-4242", "4242"),
+        ("mutants-9001", "9001"),
+        ("mutants-valsuite-101", "valsuite101"),
+    ];
+    for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));
         for row in rows(&format!("{source}/VAL.tsv")) {
             let bytes = mutants[&row["file"]].clone();
             let mut case = Case::plain(source, &row, bytes);
             case.name = format!("seed{seed}/{}", case.name);
+            if let Some(env) = row.get("env").filter(|e| !e.is_empty()) {
+                case.env = Some(TargetEnv::parse(env).unwrap_or_else(|| panic!("unknown env {env}")));
+            }
             out.push(case);
         }
     }

@@ -456,6 +456,12 @@ impl<'w> Module<'w> {
         self.decorations.get_or_init(|| decorations::find(self))
     }
 
+    /// Whether `id` or one of its members carries `decoration`, directly
+    /// or through a decoration group (spirv-val's `HasDecoration`).
+    pub(crate) fn has_decoration(&self, id: u32, decoration: u32) -> bool {
+        self.decorations().get(&id).is_some_and(|list| list.iter().any(|a| a.0 == decoration))
+    }
+
     /// Friendly names for every id, as spirv-dis prints them (found on
     /// first use).
     pub fn names(&self) -> &IdNames {

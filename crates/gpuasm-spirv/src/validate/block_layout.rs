@@ -15,7 +15,9 @@ use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Decorations by target: whole-id ones, and (member, decoration, first
-/// parameter) for struct members.
+/// parameter) for struct members; those of decoration groups included, in
+/// spirv-val's order (by member, then decoration and parameters), so that
+/// the last of a kind is the one it finds last.
 #[derive(Default)]
 pub(super) struct Decorations {
     pub on_id: FxHashMap<u32, Vec<(u32, Option<u32>)>>,
@@ -25,17 +27,13 @@ pub(super) struct Decorations {
 impl Decorations {
     pub fn read(m: &Module) -> Self {
         let mut d = Decorations::default();
-        for i in 0..m.insts.len() {
-            match m.opcode(i) {
-                op::OpDecorate => {
-                    let param = (m.operands(i).len() > 2).then(|| m.word(i, 2));
-                    d.on_id.entry(m.word(i, 0)).or_default().push((m.word(i, 1), param));
+        for (&target, list) in m.decorations() {
+            for (dec, member, params) in list {
+                let param = params.first().copied();
+                match u32::try_from(*member) {
+                    Ok(member) => d.on_member.entry(target).or_default().push((member, *dec, param)),
+                    Err(_) => d.on_id.entry(target).or_default().push((*dec, param)),
                 }
-                op::OpMemberDecorate => {
-                    let param = (m.operands(i).len() > 3).then(|| m.word(i, 3));
-                    d.on_member.entry(m.word(i, 0)).or_default().push((m.word(i, 1), m.word(i, 2), param));
-                }
-                _ => {}
             }
         }
         d

@@ -463,18 +463,13 @@ struct Pending {
 
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     // (target, member, built-in) in spirv-val's order: by target id, the
-    // whole id before its members.
+    // whole id before its members; those a decoration group gives too.
     let mut decorated: Vec<(u32, Option<u32>, u32)> = Vec::new();
-    for i in 0..m.insts.len() {
-        match m.opcode(i) {
-            op::OpDecorate if m.operands(i).len() > 2 && m.word(i, 1) == decoration::BuiltIn => {
-                decorated.push((m.word(i, 0), None, m.word(i, 2)));
+    for (&target, list) in m.decorations() {
+        for (dec, member, params) in list {
+            if let (decoration::BuiltIn, Some(&built_in)) = (*dec, params.first()) {
+                decorated.push((target, u32::try_from(*member).ok(), built_in));
             }
-            op::OpMemberDecorate if m.operands(i).len() > 3 && m.word(i, 2) == decoration::BuiltIn => {
-                decorated.push((m.word(i, 0), Some(m.word(i, 1)), m.word(i, 3)));
-            }
-            op::OpFunction => break,
-            _ => {}
         }
     }
     decorated.sort_by_key(|d| (d.0, d.1.map_or(-1, i64::from), d.2));

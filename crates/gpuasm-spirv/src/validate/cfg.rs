@@ -36,11 +36,15 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut function_start = 0;
     // The current function's first block and the current block.
     let (mut first_label, mut label) = (0, 0);
+    let mut in_graphs = false;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let opc = inst.opcode();
         let name = inst.info().name;
         seen_function |= opc == op::OpFunction;
+        // From there on spirv-val's layout is in the graph definitions,
+        // which reports what stands out of place (not a missing block).
+        in_graphs |= super::peer_opcodes::in_graph_section(opc);
         in_definitions |= seen_function && !matches!(opc, op::OpFunction | op::OpFunctionParameter | op::OpFunctionEnd);
         match opc {
             op::OpFunction => {
@@ -115,7 +119,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                         format!("First block {e} of function {f} is targeted by block {p}"),
                     );
                 }
-                if state != State::InBlock {
+                if state != State::InBlock && !in_graphs {
                     r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]));
                 }
                 if opc == op::OpReturn && !void_return {
@@ -127,6 +131,7 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 state = State::AfterTerminator;
             }
+            _ if in_graphs => {}
             _ => match state {
                 // Before the first label, only lines and debug or
                 // non-semantic extended instructions (placed by the layout
@@ -136,17 +141,13 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 // Between functions only line and extended instructions may
                 // stand.
+                // (`first_walk` reports a call outside a function.)
                 State::Outside
                     if function_start > 0
-                        && !matches!(opc, op::OpLine | op::OpNoLine)
+                        && !matches!(opc, op::OpLine | op::OpNoLine | op::OpFunctionCall)
                         && !debug_or_non_semantic(inst) =>
                 {
-                    let message = if opc == op::OpFunctionCall {
-                        "A FunctionCall must happen within a function body.".to_string()
-                    } else {
-                        format!("{} must appear in a block", &name[2..])
-                    };
-                    r.error(ErrorKind::FunctionStructure, i, message)
+                    r.error(ErrorKind::FunctionStructure, i, format!("{} must appear in a block", &name[2..]))
                 }
                 // Line information and non-semantic instructions (such as
                 // DebugLine) may follow a block's terminator.

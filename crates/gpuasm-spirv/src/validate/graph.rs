@@ -75,7 +75,8 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     let mut outputs = Vec::new();
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
-        let name = inst.info().name;
+        // spirv-val names instructions here without their `Op`.
+        let name = &inst.info().name[2..];
         match inst.opcode() {
             op::OpTypeGraphARM => {
                 let inputs = m.word(i, 1) as usize;
@@ -175,11 +176,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
 /// An OpGraphEntryPointARM names a graph and lists one UniformConstant
 /// variable of each of its I/O types.
 fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
-    let name = m.insts[i].info().name;
+    let name = &m.insts[i].info().name[2..];
     let g = m.word(i, 0);
     let Some(gi) = m.def_index(g) else { return true };
     if m.opcode(gi) != op::OpGraphARM {
-        let found = m.insts[gi].info().name;
+        let found = &m.insts[gi].info().name[2..];
         r.error(ErrorKind::EntryPoint, i, format!("{name} Graph must be a OpGraphARM but found {found}."));
         return false;
     }
@@ -229,7 +230,7 @@ fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
 /// I/O of the graph's type, an element index only into arrays of tensors,
 /// and the type of the I/O (or of its element).
 fn check_io(m: &Module, r: &mut Report, i: usize, graph: u32, io: &Io) -> bool {
-    let name = m.insts[i].info().name;
+    let name = &m.insts[i].info().name[2..];
     let has_element = m.operands(i).len() > io.element;
     if !is_int32(m, m.word(i, io.index)) {
         r.error(ErrorKind::OperandType, i, format!("{name} {} must be a 32-bit integer.", io.index_name));

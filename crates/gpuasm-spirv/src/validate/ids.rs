@@ -6,7 +6,7 @@
 use super::peer_opcodes::generates_type;
 use super::{ErrorKind, Report};
 use crate::binary::ExtSet;
-use crate::grammar::{op, InstructionInfo, OperandKind};
+use crate::grammar::{op, OperandKind};
 use crate::module::{Inst, Module};
 use rustc_hash::FxHashMap;
 
@@ -65,11 +65,6 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, 
         // one before its definition).
         o => generates_type(o) && forward_pointers.get(&id).is_some_and(|&at| at < i),
     }
-}
-
-/// The grammar's name of operand `k` (a variadic tail repeats the last).
-fn operand_name(info: &InstructionInfo, k: usize) -> &'static str {
-    info.operands.get(k).or_else(|| info.operands.last()).map_or("", |o| o.name)
 }
 
 /// Whether operand `k` of instruction `i` may name a type, as spirv-val's
@@ -156,11 +151,10 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
         return Some(("Invalid use of function type result id {}.", true));
     }
     if def_opcode == op::OpFunction {
-        // spirv-val's list of a function's uses: of the debug and
-        // annotation instructions only OpName, OpDecorate and
-        // OpGroupDecorate (not OpDecorateString, say); of the extended
+        // spirv-val's list of a function's uses, whatever the operand: of
+        // the debug and annotation instructions only OpName, OpDecorate
+        // and OpGroupDecorate (not OpDecorateString, say); of the extended
         // instructions only the non-semantic and debug-information ones.
-        let operand_name = operand_name(inst.info(), k);
         let ok = matches!(
             opc,
             op::OpEntryPoint
@@ -169,13 +163,19 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
                 | op::OpExecutionModeId
                 | op::OpFunctionCall
                 | op::OpCooperativeMatrixLoadTensorNV
+                | op::OpCooperativeMatrixPerElementOpNV
+                | op::OpCooperativeMatrixReduceNV
+                | op::OpEnqueueKernel
+                | op::OpGetKernelNDrangeSubGroupCount
+                | op::OpGetKernelNDrangeMaxSubGroupSize
+                | op::OpGetKernelWorkGroupSize
+                | op::OpGetKernelPreferredWorkGroupSizeMultiple
+                | op::OpGetKernelLocalSizeForSubgroupCount
+                | op::OpGetKernelMaxNumSubgroups
                 | op::OpName
                 | op::OpDecorate
                 | op::OpGroupDecorate
-        ) || (ext_inst && inst.ext_set().is_some_and(ExtSet::is_debug_or_non_semantic))
-            || class == "Device-Side_Enqueue"
-            || operand_name.contains("Func")
-            || operand_name.contains("Invoke");
+        ) || (ext_inst && inst.ext_set().is_some_and(ExtSet::is_debug_or_non_semantic));
         return (!ok).then_some(("Invalid use of function result id {}.", true));
     }
     let debug = matches!(class, "Debug" | "Annotation") || ext_inst;

@@ -244,7 +244,7 @@ fn memory_scope(cx: &Context, i: usize, id: u32) -> Option<String> {
         return None;
     };
     if OperandKind::Scope.enumerant(value).is_none() {
-        return Some("Invalid scope value:".into());
+        return Some(super::invalid_scope(m, id));
     }
     let vulkan_memory_model = cx.has(cap::VulkanMemoryModel);
     if value == scope::QueueFamily {

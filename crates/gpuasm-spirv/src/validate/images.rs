@@ -51,9 +51,11 @@ fn check_where(m: &Module, env: TargetEnv, r: &mut Report, which: fn(u16) -> boo
 /// textures.
 pub(crate) fn check_late(m: &Module, r: &mut Report) {
     let qcom = [decoration::WeightTextureQCOM, decoration::BlockMatchTextureQCOM, decoration::BlockMatchSamplerQCOM];
-    let textures: FxHashSet<u32> = (0..m.insts.len())
-        .filter(|&d| m.opcode(d) == op::OpDecorate && qcom.contains(&m.word(d, 1)))
-        .map(|d| m.word(d, 0))
+    let textures: FxHashSet<u32> = m
+        .decorations()
+        .iter()
+        .filter(|(_, list)| list.iter().any(|a| qcom.contains(&a.0)))
+        .map(|(&id, _)| id)
         .collect();
     for i in 0..m.insts.len() {
         if let Some(message) = illegal_qcom_texture_use(m, &textures, i) {

@@ -53,9 +53,11 @@ impl Ctx<'_> {
         let mut outputs_index1 = FxHashSet::default();
         // Patch variables (tessellation) have locations of their own.
         let (mut patch, mut patch_index1) = (FxHashSet::default(), FxHashSet::default());
-        let patches: FxHashSet<u32> = (0..m.insts.len())
-            .filter(|&d| m.opcode(d) == op::OpDecorate && m.word(d, 1) == crate::grammar::decoration::Patch)
-            .map(|d| m.word(d, 0))
+        let patches: FxHashSet<u32> = m
+            .decorations()
+            .iter()
+            .filter(|(_, list)| list.iter().any(|a| a.0 == crate::grammar::decoration::Patch))
+            .map(|(&id, _)| id)
             .collect();
         let mut seen = FxHashSet::default();
         for k in 3..m.operands(i).len() {

@@ -51,8 +51,6 @@ pub(super) struct EntryPoints {
     output_primitives: FxHashMap<u32, u32>,
     /// Entry points already given a CullPrimitiveEXT.
     cull: FxHashSet<u32>,
-    /// (target, decoration), members' decorations counted on their structure.
-    decorations: FxHashSet<(u32, u32)>,
 }
 
 impl EntryPoints {
@@ -64,7 +62,6 @@ impl EntryPoints {
             modes: FxHashMap::default(),
             output_primitives: FxHashMap::default(),
             cull: FxHashSet::default(),
-            decorations: FxHashSet::default(),
         };
         for i in 0..m.insts.len() {
             match m.opcode(i) {
@@ -78,12 +75,6 @@ impl EntryPoints {
                     e.models.entry(f).or_default().insert(m.word(i, 0));
                     let listed = (3..m.operands(i).len()).map(|k| m.word(i, k)).collect();
                     e.interfaces.entry(f).or_default().push(listed);
-                }
-                op::OpDecorate => {
-                    e.decorations.insert((m.word(i, 0), m.word(i, 1)));
-                }
-                op::OpMemberDecorate => {
-                    e.decorations.insert((m.word(i, 0), m.word(i, 2)));
                 }
                 op::OpExecutionMode | op::OpExecutionModeId => {
                     let (f, mo) = (m.word(i, 0), m.word(i, 1));
@@ -218,7 +209,7 @@ pub(super) fn interface_error(m: &Module, eps: &EntryPoints, d: &Decl) -> Option
         Err(message) => return Some(message.clone()),
     };
     // A structure counts its members' decorations.
-    let decorated = |dec: u32| eps.decorations.contains(&(target, dec));
+    let decorated = |dec: u32| m.has_decoration(target, dec);
     let mut is_block = true;
     if m.def_opcode(ty) == Some(op::OpTypeArray) {
         if array_length(m, ty).is_none() {

@@ -50,6 +50,7 @@ mod entry_references;
 mod env_capabilities;
 mod error;
 mod execution_limits;
+mod first_walk;
 mod glsl;
 mod graph;
 mod ids;
@@ -258,7 +259,7 @@ impl<'m, 'w> Report<'m, 'w> {
     /// Instruction `inst` as spirv-val's messages quote it: disassembled
     /// with friendly names, without indentation.
     pub fn disassemble(&self, inst: usize) -> String {
-        dis::instruction_text(&self.module.view(inst), self.names())
+        quote(self.module, inst)
     }
 
     /// An error about instruction `inst` that spirv-val's per-instruction
@@ -307,6 +308,20 @@ impl<'m, 'w> Report<'m, 'w> {
 /// Validates a module given as host-order words.
 pub fn validate(words: &[u32], options: &ValOptions) -> Result<(), ValidationErrors> {
     validate_words(words, options).map_err(ValidationErrors::new)
+}
+
+/// Instruction `inst` as spirv-val's messages quote it (see
+/// [`Report::disassemble`]), for rules that build a message without a
+/// report at hand.
+pub(crate) fn quote(m: &Module, inst: usize) -> String {
+    dis::instruction_text(&m.view(inst), m.names())
+}
+
+/// spirv-val's message for a constant scope of no known value: the
+/// constant quoted on a line of its own.
+pub(crate) fn invalid_scope(m: &Module, id: u32) -> String {
+    let quoted = m.def_index(id).map(|d| quote(m, d)).unwrap_or_default();
+    format!("Invalid scope value:\n {quoted}")
 }
 
 fn validate_words(words: &[u32], options: &ValOptions) -> Result<(), Vec<ValidationError>> {
@@ -440,13 +455,17 @@ fn validate_on(
         (&|r| layout::check(module, r), During { each: 2, end: 0 }),
         // At an OpEntryPoint, spirv-val first compares its name and model
         // with the earlier ones', then checks its ids.
-        (&|r| entry_points::check_names(module, r), During { each: 0, end: 4 }),
-        (&|r| ids::check(module, r, misuses), During { each: 1, end: 2 }),
-        // Its instruction pass (capabilities, then limits) comes after the
-        // layout and block checks at each instruction.
-        (&|r| capabilities::check(module, options, r), During { each: 4, end: 3 }),
+        (&|r| entry_points::check_names(module, r), During { each: 0, end: 5 }),
+        // Then whether a call stands in a function, before the ids.
+        (&|r| first_walk::check_calls(module, r), During { each: 0, end: 5 }),
+        (&|r| ids::check(module, r, misuses), During { each: 1, end: 3 }),
+        // Its instruction pass (the sampler-image addressing mode, then
+        // capabilities, then limits) comes after the layout and block
+        // checks at each instruction.
+        (&|r| first_walk::check(module, vulkan, r), During { each: 4, end: 2 }),
+        (&|r| capabilities::check(module, options, r), During { each: 5, end: 4 }),
         (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
-        (&|r| limits::check(module, limits, r), During { each: 5, end: 3 }),
+        (&|r| limits::check(module, limits, r), During { each: 6, end: 4 }),
     ];
     // The longest passes on large modules, started first when threads share
     // the passes out (the order of their results does not change).

@@ -15,14 +15,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
-    if mixes_mesh_kinds(m) {
-        let vuid = if vulkan { "[VUID-StandaloneSpirv-MeshEXT-07102] " } else { "" };
-        r.module_error(
-            ErrorKind::EntryPoint,
-            format!("{vuid}Module can't mix MeshEXT/TaskEXT with MeshNV/TaskNV Execution Model."),
-        );
-        return;
-    }
     let caps = super::capabilities::with_implied(m);
     if !cooperative_matrix_memory_model(m, caps, r) || !memory_model(m, env, caps, r) {
         return;
@@ -108,13 +100,6 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
 
 /// Whether entry points of both the EXT and the NV mesh and task models
 /// stand in the module (spirv-val checks it once the module is read).
-fn mixes_mesh_kinds(m: &Module) -> bool {
-    let models: Vec<u32> =
-        (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint).map(|i| m.word(i, 0)).collect();
-    models.iter().any(|&x| matches!(x, model::TaskEXT | model::MeshEXT))
-        && models.iter().any(|&x| matches!(x, model::TaskNV | model::MeshNV))
-}
-
 /// Modes that may be given more than once to an entry point, for different
 /// operands (spirv-val's list: floating-point controls).
 const REPEATABLE_MODES: &[u32] = &[

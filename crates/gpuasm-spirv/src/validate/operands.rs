@@ -3,17 +3,12 @@
 //! types their descriptions require (spec 3.32), parameters match the
 //! function type and returned values the return type.
 
-use super::shapes::{int32_constant, shape, Shape};
+use super::shapes::{shape, Shape};
 use super::{ErrorKind, Report};
-use crate::grammar::{capability, op, OperandKind};
+use crate::grammar::{capability, op};
 use crate::module::opcode_set::OpcodeSet;
 use crate::module::Module;
 use crate::TargetEnv;
-
-/// A 32-bit integer scalar type.
-fn is_int32(m: &Module, ty: u32) -> bool {
-    shape(m, ty).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1 && s.width == 32)
-}
 
 /// Kinds of types these rules do not cover (cooperative matrices and
 /// vectors, tensors...): any instruction touching them is left alone.
@@ -45,6 +40,7 @@ fn covered(type_opcode: u16) -> bool {
             | op::OpTypeRuntimeArray
             | op::OpTypeStruct
             | op::OpTypePointer
+            | op::OpTypeUntypedPointerKHR
             | op::OpTypeImage
             | op::OpTypeSampler
             | op::OpTypeSampledImage
@@ -95,99 +91,6 @@ impl Checker<'_, '_> {
             && self.m.def_word(ty, 2).is_some_and(|col| is(self.m, col, op::OpTypeFloat))
     }
 
-    /// Scope operands are 32-bit integer scalars naming a scope.
-    fn scopes(&self, rep: &mut Report) {
-        let m = self.m;
-        let info = m.insts[self.i].info();
-        // Every rule below is about a scope operand (most instructions have none).
-        if !m.operands(self.i).iter().any(|o| o.kind == OperandKind::IdScope)
-            && !info.operands.iter().any(|o| o.kind == OperandKind::IdScope)
-        {
-            return;
-        }
-        // spirv-val does not check the scope of AMD's non-uniform group
-        // instructions (SPV_AMD_shader_ballot), nor here the scope a type
-        // declaration names (cooperative matrices).
-        if info.name.ends_with("NonUniformAMD") || info.class == "Type-Declaration" {
-            return;
-        }
-        // Barriers, atomics and group operations check theirs in order.
-        if super::scopes::checks_scopes_of(m, self.i) {
-            return;
-        }
-        for id in self.defined_operands(OperandKind::IdScope) {
-            if !is_int32(m, m.type_of(id)) {
-                return self.fail(rep, format!("{}: expected scope to be a 32-bit int", self.name()));
-            }
-            match int32_constant(m, id) {
-                Some(v) if OperandKind::Scope.enumerant(v).is_none() => {
-                    let c = rep.id(id);
-                    return self.fail(rep, format!("Invalid scope value: {c} is {v}"));
-                }
-                Some(_) => {}
-                None if self.shader_ids_must_be_constant() => {
-                    return self.fail(rep, "Scope ids must be OpConstant when Shader capability is present".into());
-                }
-                None if self.cooperative_nv_non_constant(id) => {
-                    return self.fail(
-                        rep,
-                        "Scope ids must be constant or specialization constant when CooperativeMatrixNV capability \
-                         is present"
-                            .into(),
-                    );
-                }
-                None => {}
-            }
-        }
-        // Device scope (1) on memory under the Vulkan memory model.
-        if self.caps.contains(&capability::VulkanMemoryModel)
-            && !self.caps.contains(&capability::VulkanMemoryModelDeviceScope)
-        {
-            let operands = m.operands(self.i);
-            let device_memory = info.operands.iter().enumerate().any(|(k, spec)| {
-                spec.kind == OperandKind::IdScope
-                    && spec.name == "Memory"
-                    && k < operands.len()
-                    && int32_constant(m, m.word(self.i, k)) == Some(1)
-            });
-            if device_memory {
-                self.fail(
-                    rep,
-                    "Use of device scope with VulkanKHR memory model requires the VulkanMemoryModelDeviceScopeKHR \
-                     capability"
-                        .into(),
-                );
-            }
-        }
-    }
-
-    /// The defined ids among the operands of `kind`.
-    fn defined_operands(&self, kind: OperandKind) -> impl Iterator<Item = u32> + '_ {
-        let m = self.m;
-        m.operands(self.i)
-            .iter()
-            .enumerate()
-            .filter(move |(_, o)| o.kind == kind)
-            .map(move |(k, _)| m.word(self.i, k))
-            .filter(move |&id| m.def(id).is_some())
-    }
-
-    /// With the Shader capability (and not CooperativeMatrixNV), scope and
-    /// memory-semantics ids are constants.
-    fn shader_ids_must_be_constant(&self) -> bool {
-        let caps = &self.m.declared_capabilities;
-        caps.contains(&capability::Shader) && !caps.contains(&capability::CooperativeMatrixNV)
-    }
-
-    /// With Shader and CooperativeMatrixNV, scope and memory-semantics ids
-    /// may be specialization constants but not other values.
-    fn cooperative_nv_non_constant(&self, id: u32) -> bool {
-        let caps = &self.m.declared_capabilities;
-        caps.contains(&capability::Shader)
-            && caps.contains(&capability::CooperativeMatrixNV)
-            && !self.m.def_opcode(id).is_some_and(crate::module::is_constant)
-    }
-
     fn value_operands(&self) -> std::ops::Range<usize> {
         2..self.m.operands(self.i).len()
     }
@@ -217,7 +120,6 @@ impl Checker<'_, '_> {
         }
         let name = self.name();
         let before = rep.errors.len();
-        self.scopes(rep);
         match opc {
             op::OpUndef | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR
                 if rep.errors.len() == before =>
@@ -827,7 +729,7 @@ impl Checker<'_, '_> {
         if input == 0 {
             return self.fail(rep, "Expected input to have a type: Bitcast".into());
         }
-        let pointer = |t: u32| m.def_opcode(t) == Some(op::OpTypePointer);
+        let pointer = |t: u32| matches!(m.def_opcode(t), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
         let numeric = |t: u32| shape(m, t).is_some_and(|s| s.base != op::OpTypeBool);
         let int_scalar = |t: u32| shape(m, t).is_some_and(|s| s.base == op::OpTypeInt && s.count == 1);
         let int32_vector =

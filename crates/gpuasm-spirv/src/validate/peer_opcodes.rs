@@ -151,6 +151,16 @@ pub(crate) fn always_in_types(opcode: u16) -> bool {
     generates_type(opcode) || is_constant(opcode) || opcode == op::OpTypeForwardPointer
 }
 
+/// The instructions of the graph definitions section (SPV_ARM_graph):
+/// spirv-val's layout moves there at the first of them, wherever it
+/// stands.
+pub(crate) fn in_graph_section(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::OpGraphEntryPointARM | op::OpGraphARM | op::OpGraphInputARM | op::OpGraphSetOutputARM | op::OpGraphEndARM
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

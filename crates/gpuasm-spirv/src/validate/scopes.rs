@@ -46,12 +46,6 @@ fn scope_operands(m: &Module, i: usize) -> Vec<(usize, Kind)> {
     }
 }
 
-/// Whether [`check`] (or the atomics) validate the scopes of instruction
-/// `i` whole, their type and constancy included.
-pub(crate) fn checks_scopes_of(m: &Module, i: usize) -> bool {
-    !scope_operands(m, i).is_empty() || matches!(m.opcode(i), op::OpDecorateId | op::OpReadClockKHR)
-}
-
 /// OpReadClockKHR: a scope Vulkan (Subgroup, Device) or OpenCL (also
 /// Workgroup) has clocks for, and a 64-bit (or two 32-bit) unsigned result.
 fn read_clock(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usize) -> Option<String> {
@@ -118,7 +112,7 @@ fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<
         return Ok(None);
     };
     if OperandKind::Scope.enumerant(value).is_none() {
-        return Err(format!("Invalid scope value: {value}"));
+        return Err(super::invalid_scope(m, id));
     }
     Ok(Some(value))
 }

@@ -102,10 +102,7 @@ fn per_primitive(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
         return None;
     }
     let var = m.result_id_word(i);
-    let decorated = m.insts.iter().enumerate().any(|(d, x)| {
-        x.opcode() == op::OpDecorate && m.word(d, 0) == var && m.word(d, 1) == decoration::PerPrimitiveEXT
-    });
-    if !decorated {
+    if !m.has_decoration(var, decoration::PerPrimitiveEXT) {
         return None;
     }
     let class = m.word(i, 2);

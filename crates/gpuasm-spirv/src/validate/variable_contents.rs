@@ -115,12 +115,9 @@ fn struct_has_runtime_array(m: &Module, ty: u32) -> bool {
     (2..=m.operands_len_of(ty)).any(|w| m.def_opcode(m.def_word(ty, w).unwrap_or(0)) == Some(op::OpTypeRuntimeArray))
 }
 
-/// Whether `id` carries decoration `dec` (OpDecorate).
+/// Whether `id` carries decoration `dec` (spirv-val's `HasDecoration`).
 fn decorated(m: &Module, id: u32, dec: u32) -> bool {
-    m.insts
-        .iter()
-        .enumerate()
-        .any(|(k, inst)| inst.opcode() == op::OpDecorate && m.word(k, 0) == id && m.word(k, 1) == dec)
+    m.has_decoration(id, dec)
 }
 
 /// Whether variable `i` points to what a Vulkan UniformConstant variable

@@ -24,8 +24,6 @@ pub(super) struct VariablePointers<'a, 'm> {
     params: FxHashMap<usize, (u32, usize)>,
     /// Function id → its OpReturnValue instructions.
     returns: FxHashMap<u32, Vec<usize>>,
-    /// (id, decoration) for every OpDecorate.
-    decorations: FxHashSet<(u32, u32)>,
     memo: FxHashMap<u32, bool>,
     /// Some instruction makes a variable pointer at all (a pointer result of
     /// one of the opcodes that start one); without one no rule here applies
@@ -58,7 +56,6 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         let mut uses: FxHashMap<u32, Vec<(usize, usize)>> = FxHashMap::default();
         let mut params = FxHashMap::default();
         let mut returns: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
-        let mut decorations = FxHashSet::default();
         let (mut function, mut param) = (0, 0);
         for i in (0..m.insts.len()).filter(|_| any_source) {
             for (k, id) in m.id_operands(i) {
@@ -71,9 +68,6 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
                     param += 1;
                 }
                 op::OpReturnValue => returns.entry(function).or_default().push(i),
-                op::OpDecorate => {
-                    decorations.insert((m.word(i, 0), m.word(i, 1)));
-                }
                 _ => {}
             }
         }
@@ -83,7 +77,6 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
             uses,
             params,
             returns,
-            decorations,
             memo: FxHashMap::default(),
             any_source,
         }
@@ -171,8 +164,7 @@ impl<'a, 'm> VariablePointers<'a, 'm> {
         }
         let element = m.def_word(ty, 2).unwrap_or(0);
         m.def_opcode(element) == Some(op::OpTypeStruct)
-            && (self.decorations.contains(&(element, decoration::Block))
-                || self.decorations.contains(&(element, decoration::BufferBlock)))
+            && (m.has_decoration(element, decoration::Block) || m.has_decoration(element, decoration::BufferBlock))
     }
 
     /// The instructions a pointer at instruction `i` may come from (one step
