@@ -371,10 +371,6 @@ const EXTENSION_VERSIONS: &[(&str, Version)] = &[
 ];
 
 pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
-    // The capabilities come first in the module, and so do their errors.
-    if !super::env_capabilities::check(m, options.target_env, r) {
-        return;
-    }
     let d = declared(m, options);
     let mut passed = OpcodeSet::new(&[]);
     for i in 0..m.insts.len() {

@@ -76,9 +76,12 @@ pub(crate) fn problem(m: &Module, cx: &Context, r: &mut Report, i: usize) -> Opt
     if message.is_some() {
         return message;
     }
-    // Generally 8- and 16-bit constants need the full capabilities.
+    // Generally 8- and 16-bit constants need the full capabilities (for
+    // composites the type rules check it after their constituents').
     let pointer = matches!(m.def_opcode(rt), Some(op::OpTypePointer | op::OpTypeUntypedPointerKHR));
+    let composite = matches!(inst.opcode(), op::OpConstantComposite | op::OpSpecConstantComposite);
     (is_constant(inst.opcode())
+        && !composite
         && cx.caps.contains(&capability::Shader)
         && !pointer
         && super::small_types::limited_use(m, rt))

@@ -189,7 +189,7 @@ fn allowed(env: TargetEnv, cap: u32, caps: &FxHashSet<u32>) -> Option<(bool, Str
 
 /// Reports the first declared capability the environment does not allow;
 /// false when there is one.
-pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) -> bool {
+pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = crate::module::capabilities::with_implied(m);
     let extensions = crate::module::capabilities::declared_extensions(m);
     for i in 0..m.insts.len() {
@@ -198,14 +198,13 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) -> bool {
             op::OpConditionalCapabilityINTEL => m.word(i, 1),
             _ => continue,
         };
-        let Some((ok, what)) = allowed(env, cap, caps) else { return true };
+        let Some((ok, what)) = allowed(env, cap, caps) else { return };
         let e = OperandKind::Capability.enumerant(cap);
         let by_extension = e.is_some_and(|e| e.extensions.iter().any(|x| extensions.contains(x.as_bytes())));
         if !ok && !by_extension {
             let name = e.map_or("Unknown", |e| e.name);
             r.error(ErrorKind::Capability, i, format!("Capability {name} is not allowed by {what}"));
-            return false;
+            return;
         }
     }
-    true
 }

@@ -204,10 +204,12 @@ fn check_entry_point(m: &Module, r: &mut Report, i: usize) -> bool {
         let v = m.word(i, k);
         let Some(vi) = m.def_index(v) else { continue };
         if m.opcode(vi) != op::OpVariable || m.word(vi, 2) != crate::grammar::storage_class::UniformConstant {
+            // Reported at the variable, met at the entry point.
             let t = r.id(v);
-            r.error(
+            r.error_met_at(
                 ErrorKind::EntryPoint,
                 vi,
+                i,
                 format!("{name} Interface ID {t} must come from OpVariable with UniformConstant Storage Class."),
             );
             return false;

@@ -452,20 +452,23 @@ fn validate_on(
     use schedule::Met::{Before, During};
     let ordered: &schedule::Structural = &[
         (&|r| limits::check_bound(module, limits, r), Before),
-        (&|r| layout::check(module, r), During { each: 2, end: 0 }),
+        (&|r| layout::check(module, r), During { each: 3, end: 0 }),
         // At an OpEntryPoint, spirv-val first compares its name and model
         // with the earlier ones', then checks its ids.
         (&|r| entry_points::check_names(module, r), During { each: 0, end: 5 }),
         // Then whether a call stands in a function, before the ids.
         (&|r| first_walk::check_calls(module, r), During { each: 0, end: 5 }),
         (&|r| ids::check(module, r, misuses), During { each: 1, end: 3 }),
+        // Its capability pass (what the environment allows) comes between
+        // the ids and the layout.
+        (&|r| env_capabilities::check(module, options.target_env, r), During { each: 2, end: 5 }),
         // Its instruction pass (the sampler-image addressing mode, then
         // capabilities, then limits) comes after the layout and block
         // checks at each instruction.
-        (&|r| first_walk::check(module, vulkan, r), During { each: 4, end: 2 }),
-        (&|r| capabilities::check(module, options, r), During { each: 5, end: 4 }),
-        (&|r| cfg::check(module, r), During { each: 3, end: 1 }),
-        (&|r| limits::check(module, limits, r), During { each: 6, end: 4 }),
+        (&|r| first_walk::check(module, vulkan, r), During { each: 5, end: 2 }),
+        (&|r| capabilities::check(module, options, r), During { each: 6, end: 4 }),
+        (&|r| cfg::check(module, r), During { each: 4, end: 1 }),
+        (&|r| limits::check(module, limits, r), During { each: 7, end: 4 }),
     ];
     // The longest passes on large modules, started first when threads share
     // the passes out (the order of their results does not change).

@@ -7,8 +7,8 @@
 //! every scope operand (a 32-bit constant naming a scope) come first, with
 //! the other operand checks.
 
-use super::shapes::{int32_constant, shape};
-use crate::grammar::{group_operation as group, op, scope};
+use super::shapes::shape;
+use crate::grammar::{group_operation as group, op};
 use crate::module::{is_constant, Module};
 use crate::TargetEnv;
 
@@ -35,27 +35,6 @@ fn unsigned(m: &Module, ty: u32, count: Option<u32>) -> bool {
 /// A 4-component unsigned integer vector (a ballot).
 fn ballot(m: &Module, ty: u32) -> bool {
     unsigned(m, ty, Some(4))
-}
-
-/// The execution-scope rules of spirv-val's ValidateExecutionScope that
-/// concern non-uniform group operations.
-fn execution_scope(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
-    let name = &m.insts[i].info().name[2..];
-    let value = int32_constant(m, m.word(i, 2))?;
-    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
-    if vulkan && env != TargetEnv::Vulkan(0) && value != scope::Subgroup {
-        return Some(format!(
-            "[VUID-StandaloneSpirv-None-04642] {name}: in Vulkan environment Execution scope is limited to Subgroup"
-        ));
-    }
-    if vulkan && value != scope::Workgroup && value != scope::Subgroup {
-        return Some(format!(
-            "[VUID-StandaloneSpirv-None-04636] {name}: in Vulkan environment Execution Scope is limited to Workgroup \
-             and Subgroup"
-        ));
-    }
-    (value != scope::Subgroup && value != scope::Workgroup)
-        .then(|| format!("{name}: Execution scope is limited to Subgroup or Workgroup"))
 }
 
 /// The instructions spirv-val counts as non-uniform group operations
@@ -113,7 +92,7 @@ pub(super) fn problem(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
     let len = m.operands(i).len();
     let operand = |k: usize| if k < len { m.type_of(m.word(i, k)) } else { 0 };
     if !matches!(opcode, op::OpGroupNonUniformQuadAllKHR | op::OpGroupNonUniformQuadAnyKHR) {
-        if let Some(message) = execution_scope(m, i, env) {
+        if let Some(message) = super::scopes::execution_scope_of(m, env, i) {
             return Some(message);
         }
     }

@@ -27,24 +27,13 @@ fn declares_exotic(m: &Module) -> bool {
     })
 }
 
-/// The type declarations these rules cover.
+/// The type declarations these rules cover: all but those spirv-val's
+/// rules for these instructions treat apart (cooperative matrices and
+/// vectors, checked by `cooperative`).
 fn covered(type_opcode: u16) -> bool {
-    matches!(
+    !matches!(
         type_opcode,
-        op::OpTypeFloat
-            | op::OpTypeInt
-            | op::OpTypeBool
-            | op::OpTypeVector
-            | op::OpTypeMatrix
-            | op::OpTypeArray
-            | op::OpTypeRuntimeArray
-            | op::OpTypeStruct
-            | op::OpTypePointer
-            | op::OpTypeUntypedPointerKHR
-            | op::OpTypeImage
-            | op::OpTypeSampler
-            | op::OpTypeSampledImage
-            | op::OpTypeVoid
+        op::OpTypeCooperativeMatrixKHR | op::OpTypeCooperativeMatrixNV | op::OpTypeCooperativeVectorNV
     )
 }
 

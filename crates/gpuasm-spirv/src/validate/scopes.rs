@@ -150,6 +150,17 @@ fn vuid(env: TargetEnv, name: &str) -> String {
     }
 }
 
+/// spirv-val's `ValidateExecutionScope` on the scope (operand 2) of
+/// non-uniform group operation `i`: the scope's type, constancy and value,
+/// then what the value allows.
+pub(crate) fn execution_scope_of(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
+    let id = (m.operands(i).len() > 2).then(|| m.word(i, 2))?;
+    match scope_basics(m, super::capabilities::with_implied(m), i, id) {
+        Err(message) => Some(message),
+        Ok(value) => execution_scope(m, env, i, value?),
+    }
+}
+
 /// The rules of a constant execution scope `value` on instruction `i`.
 fn execution_scope(m: &Module, env: TargetEnv, i: usize, value: u32) -> Option<String> {
     let opcode = m.opcode(i);

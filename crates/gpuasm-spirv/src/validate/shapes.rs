@@ -21,16 +21,6 @@ pub(super) struct Shape {
     pub encoded: bool,
 }
 
-/// The value of a 32-bit integer constant as spirv-val evaluates it
-/// (OpConstantNull is 0; specialization constants are not constant).
-pub(super) fn int32_constant(m: &Module, id: u32) -> Option<u32> {
-    match m.def_opcode(id)? {
-        op::OpConstant => m.def_word(id, 3),
-        op::OpConstantNull => Some(0),
-        _ => None,
-    }
-}
-
 /// The shape of type `ty`; None unless it is a scalar or vector of numbers
 /// or booleans.
 pub(super) fn shape(m: &Module, ty: u32) -> Option<Shape> {

@@ -118,7 +118,12 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 )
             ) || super::tensors::is_shaped(m, m.result_type_at(inst));
             if composite {
+                let before = r.errors.len();
                 check_constituents(m, r, i);
+                let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+                if r.errors.len() == before && shader && super::small_types::limited_use(m, m.result_type_at(inst)) {
+                    r.error(ErrorKind::OperandType, i, "Cannot form constants of 8- or 16-bit types");
+                }
             } else {
                 let t = r.id(m.result_type_at(inst));
                 r.error(
@@ -252,6 +257,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             }
             let fn_type = m.def_word(f, 4).unwrap_or(0);
             if m.def_opcode(fn_type) != Some(op::OpTypeFunction) {
+                r.error(ErrorKind::OperandType, i, "Missing function type definition.");
                 return;
             }
             let params = m.operands_len_of(fn_type).saturating_sub(2);
@@ -460,8 +466,9 @@ pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulk
         | d::Component
         | d::Stream
         | d::RestrictPointer
-        | d::AliasedPointer => {
-            if !variable && target_op != op::OpFunctionParameter {
+        | d::AliasedPointer
+        | d::PerPrimitiveEXT => {
+            if !variable && !matches!(target_op, op::OpFunctionParameter | op::OpRawAccessChainNV) {
                 Some("must be a memory object declaration")
             } else if !pointer {
                 Some("must be a pointer type")
