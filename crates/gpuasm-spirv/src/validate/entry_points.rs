@@ -44,9 +44,38 @@ pub(crate) fn check_present(m: &Module, r: &mut Report) {
     }
 }
 
-/// Vulkan: an entry point reaching a function that calls itself, directly
-/// or not, is an error (reported at the entry point's OpFunction).
-pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
+/// Each entry point in turn, as spirv-val checks them after its
+/// per-instruction passes: no OpFunctionCall may call it, and in Vulkan it
+/// may not reach a function that calls itself, directly or not (both
+/// reported at the entry point's OpFunction).
+pub(crate) fn check_calls(m: &Module, vulkan: bool, r: &mut Report) {
+    let called: FxHashSet<u32> =
+        (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpFunctionCall).map(|i| m.word(i, 2)).collect();
+    let recursive = vulkan.then(|| reaching_cycles(m));
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
+        let entry = m.word(i, 1);
+        let at = m.def_index(entry).unwrap_or(i);
+        if called.contains(&entry) {
+            let message = format!(
+                "A function ({entry}) may not be targeted by both an OpEntryPoint instruction and an OpFunctionCall \
+                 instruction."
+            );
+            r.error(ErrorKind::EntryPoint, at, message);
+            return;
+        }
+        if recursive.as_ref().is_some_and(|reaches| reaches(entry)) {
+            r.error(
+                ErrorKind::EntryPoint,
+                at,
+                "[VUID-StandaloneSpirv-None-04634] Entry points may not have a call graph with cycles.",
+            );
+            return;
+        }
+    }
+}
+
+/// Whether a function reaches a cycle of calls.
+fn reaching_cycles(m: &Module) -> impl Fn(u32) -> bool {
     let calls = crate::module::callees(m);
     // Peel functions whose callees are all peeled: what remains reaches a
     // cycle.
@@ -67,19 +96,7 @@ pub(crate) fn check_recursion(m: &Module, r: &mut Report) {
             }
         }
     }
-    let reaches_cycle = |f: u32| pending.get(&f).is_some_and(|&left| left > 0);
-    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpEntryPoint) {
-        let entry = m.word(i, 1);
-        if reaches_cycle(entry) {
-            let at = m.def_index(entry).unwrap_or(i);
-            r.error(
-                ErrorKind::EntryPoint,
-                at,
-                "[VUID-StandaloneSpirv-None-04634] Entry points may not have a call graph with cycles.",
-            );
-            return;
-        }
-    }
+    move |f: u32| pending.get(&f).is_some_and(|&left| left > 0)
 }
 
 /// Storage classes of which a Vulkan entry point's interface holds at most

@@ -13,6 +13,8 @@ enum Section {
     Extensions,
     ExtInstImports,
     MemoryModel,
+    /// OpSamplerImageAddressingModeNV (SPV_NV_bindless_texture).
+    SamplerAddressingMode,
     EntryPoints,
     ExecutionModes,
     /// OpString, OpSource, OpSourceContinued, OpSourceExtension.
@@ -105,7 +107,8 @@ fn section(m: &Module, i: usize) -> Option<Section> {
         op::OpCapability => Section::Capabilities,
         op::OpExtension => Section::Extensions,
         op::OpExtInstImport => Section::ExtInstImports,
-        op::OpMemoryModel | op::OpSamplerImageAddressingModeNV => Section::MemoryModel,
+        op::OpMemoryModel => Section::MemoryModel,
+        op::OpSamplerImageAddressingModeNV => Section::SamplerAddressingMode,
         op::OpEntryPoint => Section::EntryPoints,
         op::OpExecutionMode | op::OpExecutionModeId => Section::ExecutionModes,
         op::OpString | op::OpSource | op::OpSourceContinued | op::OpSourceExtension => Section::DebugSource,

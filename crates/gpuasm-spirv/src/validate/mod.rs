@@ -522,8 +522,8 @@ fn validate_on(
         // spirv-val's entry-point rules, after its per-instruction passes.
         &|r| {
             entry_points::check_present(module, r);
-            if vulkan && r.errors.is_empty() {
-                entry_points::check_recursion(module, r)
+            if r.errors.is_empty() {
+                entry_points::check_calls(module, vulkan, r)
             }
             if r.errors.is_empty() {
                 entry_points::check_fast_math_defaults(module, r)

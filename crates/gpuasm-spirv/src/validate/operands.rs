@@ -41,6 +41,9 @@ fn is(m: &Module, ty: u32, base: u16) -> bool {
     shape(m, ty).is_some_and(|s| s.base == base)
 }
 
+/// The derivative instructions.
+static DERIVATIVES: OpcodeSet = OpcodeSet::named(&["OpDPd", "OpFwidth"], &[]);
+
 /// The ray-query instructions (their own rules, [`Checker::ray_query`]).
 static RAY_QUERIES: OpcodeSet = OpcodeSet::named(&["OpRayQuery"], &[]);
 
@@ -101,8 +104,10 @@ impl Checker<'_, '_> {
             }
             return;
         }
+        // spirv-val's derivative rules know no cooperative types.
         if self.exotic_types
             && inst.info().has_result_type
+            && !DERIVATIVES.contains(opc)
             && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k)))
         {
             return;
@@ -351,15 +356,7 @@ impl Checker<'_, '_> {
                     self.fail(rep, message);
                 }
             }
-            op::OpDPdx
-            | op::OpDPdy
-            | op::OpFwidth
-            | op::OpDPdxFine
-            | op::OpDPdyFine
-            | op::OpFwidthFine
-            | op::OpDPdxCoarse
-            | op::OpDPdyCoarse
-            | op::OpFwidthCoarse => {
+            _ if DERIVATIVES.contains(opc) => {
                 let Some(r) = shape(m, rt).filter(|s| s.base == op::OpTypeFloat) else {
                     return self.fail(rep, format!("Expected Result Type to be float scalar or vector type: {name}"));
                 };
@@ -892,11 +889,6 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let mut return_type = 0;
     let mut fn_type = 0;
     let mut fn_id = 0;
-    let targets = |opcode: u16, k: usize| -> rustc_hash::FxHashSet<u32> {
-        (0..m.insts.len()).filter(|&i| m.opcode(i) == opcode).map(|i| m.word(i, k)).collect()
-    };
-    let entry_points = targets(op::OpEntryPoint, 1);
-    let called = targets(op::OpFunctionCall, 2);
     // Every block's predecessors, only for a module with phis (most
     // compiled shaders before optimisation have none).
     let phis = m.uses(op::OpPhi).then(|| super::phi::Phis::new(m));
@@ -910,13 +902,6 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
                 fn_type = m.word(i, 3);
                 fn_id = m.result_id_at(inst);
                 param = 0;
-                if entry_points.contains(&fn_id) && called.contains(&fn_id) {
-                    r.error(
-                        ErrorKind::EntryPoint,
-                        i,
-                        format!("A function ({fn_id}) may not be targeted by both an OpEntryPoint instruction and an OpFunctionCall instruction."),
-                    );
-                }
             }
             op::OpFunctionParameter => {
                 let want = m.def_word(fn_type, 3 + param);
