@@ -44,6 +44,12 @@ fn is(m: &Module, ty: u32, base: u16) -> bool {
 /// The derivative instructions.
 static DERIVATIVES: OpcodeSet = OpcodeSet::named(&["OpDPd", "OpFwidth"], &[]);
 
+/// The instructions whose spirv-val rules treat cooperative matrices and
+/// vectors as any other type (its arithmetic, conversion, extract, insert
+/// and construct rules know them; these do not).
+static TYPE_BLIND: OpcodeSet =
+    OpcodeSet::named(&["OpDPd", "OpFwidth", "OpCopyObject", "OpTranspose", "OpVectorShuffle", "OpCopyLogical"], &[]);
+
 /// The ray-query instructions (their own rules, [`Checker::ray_query`]).
 static RAY_QUERIES: OpcodeSet = OpcodeSet::named(&["OpRayQuery"], &[]);
 
@@ -104,10 +110,10 @@ impl Checker<'_, '_> {
             }
             return;
         }
-        // spirv-val's derivative rules know no cooperative types.
+        // spirv-val's rules for these know no cooperative types.
         if self.exotic_types
             && inst.info().has_result_type
-            && !DERIVATIVES.contains(opc)
+            && !TYPE_BLIND.contains(opc)
             && (exotic(m, rt) || self.value_operands().any(|k| exotic_operand(m, self.i, k)))
         {
             return;
