@@ -190,7 +190,9 @@ fn allowed(env: TargetEnv, cap: u32, caps: &FxHashSet<u32>) -> Option<(bool, Str
 /// Reports the first declared capability the environment does not allow;
 /// false when there is one.
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
-    let caps = crate::module::capabilities::with_implied(m);
+    // spirv-val registers each capability (with those it implies) after
+    // checking it: a check sees only the earlier ones.
+    let mut caps = FxHashSet::default();
     let extensions = crate::module::capabilities::declared_extensions(m);
     for i in 0..m.insts.len() {
         let cap = match m.opcode(i) {
@@ -198,7 +200,7 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             op::OpConditionalCapabilityINTEL => m.word(i, 1),
             _ => continue,
         };
-        let Some((ok, what)) = allowed(env, cap, caps) else { return };
+        let Some((ok, what)) = allowed(env, cap, &caps) else { return };
         let e = OperandKind::Capability.enumerant(cap);
         let by_extension = e.is_some_and(|e| e.extensions.iter().any(|x| extensions.contains(x.as_bytes())));
         if !ok && !by_extension {
@@ -206,5 +208,6 @@ pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
             r.error(ErrorKind::Capability, i, format!("Capability {name} is not allowed by {what}"));
             return;
         }
+        crate::module::capabilities::declare(&mut caps, cap);
     }
 }
