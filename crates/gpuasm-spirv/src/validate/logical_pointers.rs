@@ -91,13 +91,9 @@ fn logical_pointer_operand(m: &Module, i: usize) -> Option<u32> {
     })
 }
 
-/// spirv-val's rule for logical pointer operands of instructions with a
-/// result type.
+/// spirv-val's rule for logical pointer operands, of any instruction.
 fn operand_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool) -> Option<&'static str> {
     let inst = &m.insts[i];
-    if m.result_type_at(inst) == 0 {
-        return None;
-    }
     let class = logical_pointer_operand(m, i)?;
     let opcode = inst.opcode();
     if takes_logical_pointers(opcode) || inst.info().class == "Atomic" || inst.info().name.starts_with("OpRayQuery") {
@@ -123,12 +119,22 @@ fn operand_problem(m: &Module, i: usize, variable_pointers: &dyn Fn(u32) -> bool
     Some("Instruction may not have a logical pointer operand")
 }
 
-/// Instructions with a result that may take logical pointer operands
-/// without a variable pointers capability (ray queries and atomics aside).
+/// Instructions that may take logical pointer operands without a variable
+/// pointers capability (ray queries and atomics aside): spirv-val's list.
 fn takes_logical_pointers(opcode: u16) -> bool {
     matches!(
         opcode,
-        op::OpLoad
+        op::OpName
+            | op::OpDecorateString
+            | op::OpGroupDecorate
+            | op::OpGraphEntryPointARM
+            | op::OpTraceRayKHR
+            | op::OpExecuteCallableKHR
+            | op::OpTraceMotionNV
+            | op::OpTraceRayMotionNV
+            | op::OpEmitMeshTasksEXT
+            | op::OpEnqueueNodePayloadsAMDX
+            | op::OpLoad
             | op::OpStore
             | op::OpAccessChain
             | op::OpInBoundsAccessChain
