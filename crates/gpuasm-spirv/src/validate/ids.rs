@@ -188,8 +188,7 @@ fn misused(m: &Module, i: usize, k: usize, def: &Inst) -> Option<(&'static str, 
             .then_some(("Invalid use of function type result id {}.", true)),
         _ if m.result_type_at(def) == 0
             && !generates_type(def_opcode)
-            && m.operands(i)[k].kind != OperandKind::IdResultType
-            && !(matches!(opc, op::OpExecutionMode | op::OpExecutionModeId) && k >= 2) =>
+            && m.operands(i)[k].kind != OperandKind::IdResultType =>
         {
             // spirv-val's InstructionRequiresTypeOperand: every instruction
             // but branches, merges, an import and those of `measures_type`
