@@ -99,6 +99,11 @@ impl Checker<'_, '_> {
         let opc = inst.opcode();
         let rt = m.result_type_at(inst);
         if RAY_QUERIES.contains(opc) {
+            // spirv-val's ray-query pass leaves the vertex-position fetch
+            // (SPV_KHR_ray_tracing_position_fetch) alone.
+            if opc == op::OpRayQueryGetIntersectionTriangleVertexPositionsKHR {
+                return;
+            }
             if let Some(message) = self.ray_query() {
                 self.fail(rep, message.into());
             }

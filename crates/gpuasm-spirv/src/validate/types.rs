@@ -295,8 +295,15 @@ fn logical_pointer(m: &Module, r: &mut Report, i: usize, opname: &str, ptr: u32)
         return true;
     }
     let p = r.id(ptr);
-    // Only logical addressing asks for a logical pointer first.
-    let message = if m.addressing_model().is_none_or(|a| a == crate::grammar::addressing_model::Logical) {
+    // Only logical addressing asks for a logical pointer first: one made by
+    // an instruction that makes them (with variable pointers, more do).
+    let caps = super::capabilities::with_implied(m);
+    let variable_pointers = caps.contains(&crate::grammar::capability::VariablePointers)
+        || caps.contains(&crate::grammar::capability::VariablePointersStorageBuffer);
+    let makes_pointers =
+        m.def_opcode(ptr).is_some_and(|o| super::memory::returns_logical_pointer(o, variable_pointers));
+    let logical = m.addressing_model().is_none_or(|a| a == crate::grammar::addressing_model::Logical);
+    let message = if logical && !makes_pointers {
         format!("{opname} Pointer <id> {p} is not a logical pointer.")
     } else {
         format!("{opname} type for pointer <id> {p} is not a pointer type.")
