@@ -756,7 +756,8 @@ impl Checker<'_, '_> {
             }
         }
         if let (Some(r), Some(a)) = (shape(m, rt), shape(m, input)) {
-            if r.width * r.count != a.width * a.count {
+            // In 32 bits, wrapping, as spirv-val computes them.
+            if r.width.wrapping_mul(r.count) != a.width.wrapping_mul(a.count) {
                 self.fail(rep, "Expected input to have the same total bit width as Result Type: Bitcast".into());
             }
         }
