@@ -120,7 +120,7 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             if composite {
                 let before = r.errors.len();
                 check_constituents(m, r, i);
-                let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
+                let shader = super::capabilities::with_implied(m).contains(&capability::Shader);
                 if r.errors.len() == before && shader && super::small_types::limited_use(m, m.result_type_at(inst)) {
                     r.error(ErrorKind::OperandType, i, "Cannot form constants of 8- or 16-bit types");
                 }
@@ -219,18 +219,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
             ) =>
         {
             r.error(ErrorKind::Decoration, i, "Decorations taking ID parameters may not be used with OpDecorateId");
-        }
-        op::OpDecorate
-            if m.word(i, 1) == decoration::FPRoundingMode
-                && m.capabilities.contains(&capability::Shader)
-                && m.def_opcode(m.word(i, 0)).is_some_and(|o| o != op::OpFConvert) =>
-        {
-            r.error(
-                ErrorKind::Decoration,
-                i,
-                "FPRoundingMode decoration can be applied only to a width-only conversion instruction for \
-                 floating-point object.",
-            );
         }
         op::OpDecorate => check_decoration_target(m, r, i, vulkan),
         op::OpFunctionCall => {
