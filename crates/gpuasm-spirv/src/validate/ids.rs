@@ -67,12 +67,12 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, 
     }
 }
 
-/// Whether operand `k` of instruction `i` may name a type, as spirv-val's
+/// Whether instruction `i` may name a type among its operands, as spirv-val's
 /// InstructionCanHaveTypeOperand decides: in its type declarations,
 /// annotations, debug instructions, debug-info and non-semantic extended
 /// instructions, and the few instructions it lists (not by operand name:
 /// OpTypeVmeImageINTEL's Image Type fails).
-fn type_ok(m: &Module, i: usize, k: usize) -> bool {
+fn type_ok(m: &Module, i: usize) -> bool {
     let inst = &m.insts[i];
     let class = inst.info().class;
     // Of extended instructions, spirv-val lets only debug-info and
@@ -83,12 +83,10 @@ fn type_ok(m: &Module, i: usize, k: usize) -> bool {
             Some(ExtSet::UnknownNonSemantic) | None => true,
         };
     }
-    // Besides: the execution modes' own parameters (FPFastMathDefault's
-    // Target Type), which its id pass does not check (the mode rules do).
-    generates_type(inst.opcode())
-        || matches!(class, "Annotation" | "Debug")
-        || measures_type(m, i)
-        || (matches!(inst.opcode(), op::OpExecutionMode | op::OpExecutionModeId) && k >= 2)
+    // (An execution mode's Target Type, FPFastMathDefault's, names a type
+    // declared after it: a forward reference, which the id rules do not
+    // look at.)
+    generates_type(inst.opcode()) || matches!(class, "Annotation" | "Debug") || measures_type(m, i)
 }
 
 /// The instructions spirv-val lets both name a type and name a type-less
@@ -296,7 +294,7 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, format!("ID {name} is not a type id"));
                 }
-            } else if !forward && generates_type(def.opcode()) && !type_ok(m, i, k) {
+            } else if !forward && generates_type(def.opcode()) && !type_ok(m, i) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
