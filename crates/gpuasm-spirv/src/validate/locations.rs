@@ -53,12 +53,6 @@ impl Ctx<'_> {
         let mut outputs_index1 = FxHashSet::default();
         // Patch variables (tessellation) have locations of their own.
         let (mut patch, mut patch_index1) = (FxHashSet::default(), FxHashSet::default());
-        let patches: FxHashSet<u32> = m
-            .decorations()
-            .iter()
-            .filter(|(_, list)| list.iter().any(|a| a.0 == crate::grammar::decoration::Patch))
-            .map(|(&id, _)| id)
-            .collect();
         let mut seen = FxHashSet::default();
         for k in 3..m.operands(i).len() {
             let var = m.word(i, k);
@@ -70,7 +64,7 @@ impl Ctx<'_> {
             if (class != sc::Input && class != sc::Output) || !seen.insert(var) {
                 continue;
             }
-            if patches.contains(&var) {
+            if m.has_decoration(var, crate::grammar::decoration::Patch) {
                 self.variable(i, model, v, &mut patch, &mut patch_index1)?;
                 continue;
             }

@@ -11,7 +11,8 @@ use crate::module::Module;
 use crate::TargetEnv;
 
 /// Kinds of types these rules do not cover (cooperative matrices and
-/// vectors, tensors...): any instruction touching them is left alone.
+/// vectors): any instruction touching them is left alone, but those of
+/// [`TYPE_BLIND`].
 fn exotic(m: &Module, ty: u32) -> bool {
     !m.def_opcode(ty).is_some_and(covered)
 }
@@ -41,14 +42,18 @@ fn is(m: &Module, ty: u32, base: u16) -> bool {
     shape(m, ty).is_some_and(|s| s.base == base)
 }
 
-/// The derivative instructions.
-static DERIVATIVES: OpcodeSet = OpcodeSet::named(&["OpDPd", "OpFwidth"], &[]);
+/// The derivative instructions, by name.
+const DERIVATIVE_NAMES: &[&str] = &["OpDPd", "OpFwidth"];
+static DERIVATIVES: OpcodeSet = OpcodeSet::named(DERIVATIVE_NAMES, &[]);
 
 /// The instructions whose spirv-val rules treat cooperative matrices and
 /// vectors as any other type (its arithmetic, conversion, extract, insert
-/// and construct rules know them; these do not).
-static TYPE_BLIND: OpcodeSet =
-    OpcodeSet::named(&["OpDPd", "OpFwidth", "OpCopyObject", "OpTranspose", "OpVectorShuffle", "OpCopyLogical"], &[]);
+/// and construct rules know them; these do not): the derivatives and these.
+static TYPE_BLIND: OpcodeSet = OpcodeSet::named(DERIVATIVE_NAMES, &[])
+    .with(op::OpCopyObject)
+    .with(op::OpTranspose)
+    .with(op::OpVectorShuffle)
+    .with(op::OpCopyLogical);
 
 /// The ray-query instructions (their own rules, [`Checker::ray_query`]).
 static RAY_QUERIES: OpcodeSet = OpcodeSet::named(&["OpRayQuery"], &[]);
@@ -124,11 +129,8 @@ impl Checker<'_, '_> {
             return;
         }
         let name = self.name();
-        let before = rep.errors.len();
         match opc {
-            op::OpUndef | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR
-                if rep.errors.len() == before =>
-            {
+            op::OpUndef | op::OpIsHelperInvocationEXT | op::OpAssumeTrueKHR | op::OpExpectKHR => {
                 if let Some(message) = super::misc::problem(m, self.i) {
                     self.fail(rep, message);
                 }
@@ -270,12 +272,11 @@ impl Checker<'_, '_> {
                 self.indexed(rep, composite, &indexes, object);
             }
             op::OpVectorShuffle => self.vector_shuffle(rep),
-            _ if super::non_uniform::covers(opc) && rep.errors.len() == before => {
+            _ if super::non_uniform::covers(opc) => {
                 if let Some(message) = super::non_uniform::problem(m, self.i, self.env) {
                     self.fail(rep, message);
                 }
             }
-            _ if super::non_uniform::covers(opc) => {}
             op::OpMatrixTimesVector => {
                 let float_vector = |t: u32| shape(m, t).filter(|s| s.base == op::OpTypeFloat && s.count > 1);
                 let Some(r) = float_vector(rt) else {

@@ -55,7 +55,7 @@ pub(super) fn runtime_array_problem(m: &Module, r: &mut Report, i: usize) -> Opt
             if !struct_has_runtime_array(m, value) {
                 return None;
             }
-            let decorated = |dec| decorated(m, value, dec);
+            let decorated = |dec| m.has_decoration(value, dec);
             let needs = match class {
                 c::StorageBuffer | c::PhysicalStorageBuffer if !decorated(decoration::Block) => "must be decorated with Block if it has storage class StorageBuffer or PhysicalStorageBuffer.",
                 c::StorageBuffer | c::PhysicalStorageBuffer => return None,
@@ -113,11 +113,6 @@ fn buffer_class_problem(m: &Module, i: usize) -> Option<(&'static str, &'static 
 /// Whether a member of struct `ty` is a runtime array.
 fn struct_has_runtime_array(m: &Module, ty: u32) -> bool {
     (2..=m.operands_len_of(ty)).any(|w| m.def_opcode(m.def_word(ty, w).unwrap_or(0)) == Some(op::OpTypeRuntimeArray))
-}
-
-/// Whether `id` carries decoration `dec` (spirv-val's `HasDecoration`).
-fn decorated(m: &Module, id: u32, dec: u32) -> bool {
-    m.has_decoration(id, dec)
 }
 
 /// Whether variable `i` points to what a Vulkan UniformConstant variable
