@@ -15,6 +15,7 @@ use crate::TargetEnv;
 use rustc_hash::FxHashSet;
 
 /// What the module declares, with the implicit capabilities closed over.
+#[derive(Clone)]
 struct Declared<'m> {
     capabilities: FxHashSet<u32>,
     extensions: FxHashSet<&'m [u8]>,
@@ -101,6 +102,13 @@ fn declared<'m>(m: &'m Module, options: &ValOptions) -> Declared<'m> {
         capabilities,
         extensions,
     }
+}
+
+/// How many instructions the capability section holds.
+fn head_capabilities(m: &Module) -> usize {
+    (0..m.insts.len())
+        .take_while(|&i| matches!(m.opcode(i), op::OpCapability | op::OpConditionalCapabilityINTEL))
+        .count()
 }
 
 fn names(caps: &[u32]) -> String {
@@ -373,8 +381,21 @@ const EXTENSION_VERSIONS: &[(&str, Version)] = &[
 pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
     let d = declared(m, options);
     let mut passed = OpcodeSet::new(&[]);
+    // spirv-val registers capabilities in module order, each before its own
+    // instruction is checked: in the capability section an instruction sees
+    // only those declared up to it (OpConditionalCapabilityINTEL before the
+    // SpecConditionalINTEL it needs fails); after it, all of them.
+    let mut so_far = Declared { capabilities: FxHashSet::default(), ..d.clone() };
+    let head = head_capabilities(m);
     for i in 0..m.insts.len() {
-        check_instruction(m, &d, r, i, &mut passed);
+        let now = if i < head {
+            let operand = usize::from(m.opcode(i) == op::OpConditionalCapabilityINTEL);
+            declare(&mut so_far.capabilities, m.word(i, operand));
+            &so_far
+        } else {
+            &d
+        };
+        check_instruction(m, now, r, i, &mut passed);
         ext_instruction(m, &d, r, i);
         if r.full() {
             return;

@@ -289,7 +289,14 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     }
     // Where each instruction stands, by instruction index.
     let mut place = Places::new(m, functions);
-    let mut phi_error: Option<(usize, String)> = None;
+    // spirv-val walks the definitions in module order, each one's uses in
+    // module order, and reports the first use its definition does not
+    // dominate: of all such uses, the one whose definition comes first
+    // (then the earliest use). OpPhi's operands are checked after every
+    // other use, phi by phi in the order the walk first met each (through
+    // its earliest-defined value).
+    let mut first: Option<Found> = None;
+    let mut phi_error: Option<Found> = None;
     for (f, (func, tree)) in functions.iter().zip(&trees).enumerate() {
         let Some(tree) = tree else { continue };
         place.enter(f);
@@ -301,6 +308,10 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                     continue;
                 }
                 let phi = inst.opcode() == op::OpPhi;
+                // The definition through which spirv-val's walk meets this
+                // phi first, and the phi's first error.
+                let mut phi_met = usize::MAX;
+                let mut phi_found: Option<(usize, String)> = None;
                 for (k, id) in m.id_operands(i) {
                     let Some(at) = m.def_index(id) else { continue };
                     let (df, db) = match place.get(at) {
@@ -310,17 +321,17 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             let df = df as usize;
                             let (name, user) = (r.id(id), r.id(m.result_id_word(func.def)));
                             let owner = r.id(m.result_id_word(functions[df].def));
-                            r.error(
-                                ErrorKind::Dominance,
-                                functions[df].def,
-                                format!(
-                                    "ID {name} used in function {user} is used outside of it's defining function {owner}"
-                                ),
+                            let message = format!(
+                                "ID {name} used in function {user} is used outside of it's defining function {owner}"
                             );
-                            return;
+                            note(&mut first, Found { def: at, at: functions[df].def, message });
+                            continue;
                         }
                         Place::Block(df, db) => (df as usize, db as usize),
                     };
+                    if phi && reachable(b) {
+                        phi_met = phi_met.min(at);
+                    }
                     if df != f {
                         // A block of another function dominates nothing
                         // here: spirv-val's dominance rule, with its
@@ -334,10 +345,10 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             }
                             let parent = m.word(i, k + 1);
                             let pb = block_at(func, m.def_index(parent));
-                            if pb.is_some_and(reachable) && phi_error.is_none() {
+                            if pb.is_some_and(reachable) && phi_found.is_none() {
                                 let (name, p) = (r.id(id), r.id(parent));
                                 let this = r.id(m.result_id_at(inst));
-                                phi_error = Some((
+                                phi_found = Some((
                                     i,
                                     format!("In OpPhi instruction {this}, ID {name} definition does not dominate its parent {p}"),
                                 ));
@@ -346,14 +357,11 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         }
                         let (name, def_block, use_block) =
                             (r.id(id), r.id(functions[df].blocks[db].label), r.id(func.blocks[b].label));
-                        r.error(
-                            ErrorKind::Dominance,
-                            i,
-                            format!(
-                                "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
-                            ),
+                        let message = format!(
+                            "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
                         );
-                        return;
+                        note(&mut first, Found { def: at, at: i, message });
+                        continue;
                     }
                     if phi {
                         // Operand pairs (value, parent) from index 2.
@@ -363,14 +371,13 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         let parent = m.word(i, k + 1);
                         // In a reachable block, a reachable parent must be
                         // dominated by the value's block, even one nothing
-                        // reaches (checked after every other use, as
-                        // spirv-val does).
+                        // reaches.
                         if let Some(pb) = block_at(func, m.def_index(parent)) {
                             let dominated = db == pb || (reachable(db) && tree.dominates(db, pb));
-                            if reachable(b) && reachable(pb) && !dominated && phi_error.is_none() {
+                            if reachable(b) && reachable(pb) && !dominated && phi_found.is_none() {
                                 let (name, p) = (r.id(id), r.id(parent));
                                 let this = r.id(m.result_id_at(inst));
-                                phi_error = Some((
+                                phi_found = Some((
                                     i,
                                     format!("In OpPhi instruction {this}, ID {name} definition does not dominate its parent {p}"),
                                 ));
@@ -379,20 +386,35 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                     } else if reachable(b) && db != b && !tree.dominates(db, b) {
                         let (name, def_block, use_block) =
                             (r.id(id), r.id(func.blocks[db].label), r.id(func.blocks[b].label));
-                        r.error(
-                            ErrorKind::Dominance,
-                            i,
-                            format!(
-                                "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
-                            ),
+                        let message = format!(
+                            "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
                         );
-                        return;
+                        note(&mut first, Found { def: at, at: i, message });
                     }
+                }
+                if let Some((at, message)) = phi_found {
+                    note(&mut phi_error, Found { def: phi_met, at, message });
                 }
             }
         }
     }
-    if let Some((i, message)) = phi_error {
-        r.error(ErrorKind::Dominance, i, message);
+    if let Some(Found { at, message, .. }) = first.or(phi_error) {
+        r.error(ErrorKind::Dominance, at, message);
+    }
+}
+
+/// A use its definition does not dominate: where the definition stands
+/// (what orders such uses), where the error is reported, and its message.
+struct Found {
+    def: usize,
+    at: usize,
+    message: String,
+}
+
+/// Keeps `found` in `slot` if its definition comes before the one there
+/// (uses come in module order: a later use of the same one is not kept).
+fn note(slot: &mut Option<Found>, found: Found) {
+    if slot.as_ref().is_none_or(|f| found.def < f.def) {
+        *slot = Some(found);
     }
 }

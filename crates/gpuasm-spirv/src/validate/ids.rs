@@ -280,16 +280,22 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
             // knows nothing yet of an id defined later: the later passes
             // judge those uses.
             let forward = d > i;
+            // A result type is checked for being a type alone here (the
+            // later passes still judge a function's or a function type's
+            // uses).
+            let result_type = kind == OperandKind::IdResultType;
             if let Some((msg, late)) = misused(m, i, k, def) {
                 if late {
                     late_misuses.push((i, d, id, msg));
-                } else if !forward {
+                } else if !forward && !result_type {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
                 }
-                continue;
+                if !result_type {
+                    continue;
+                }
             }
-            if kind == OperandKind::IdResultType {
+            if result_type {
                 if !generates_type(def.opcode()) {
                     let name = r.id(id);
                     r.error(ErrorKind::TypeValueMismatch, i, format!("ID {name} is not a type id"));
