@@ -103,6 +103,12 @@ impl TargetEnv {
         None
     }
 
+    /// Whether this is a Vulkan environment, Vulkan 1.1 with SPIR-V 1.4
+    /// included (SPIRV-Tools' `spvIsVulkanEnv`).
+    pub fn is_vulkan(self) -> bool {
+        matches!(self, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
+    }
+
     /// The SPIR-V version a module for this environment declares
     /// (SPIRV-Tools' `spvVersionForTargetEnv`).
     pub fn spirv_version(self) -> Version {

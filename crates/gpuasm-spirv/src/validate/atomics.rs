@@ -233,7 +233,7 @@ impl Checker<'_, '_> {
         let opcode = m.opcode(i);
         let name = &m.insts[i].info().name[2..];
         let has = |c: u32| self.caps.contains(&c);
-        if matches!(self.env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14) {
+        if self.env.is_vulkan() {
             if !VULKAN_CLASSES.contains(&class) {
                 return Some(format!(
                     "[VUID-StandaloneSpirv-None-04686] {name}: Vulkan spec only allows storage classes for atomic to \
@@ -261,7 +261,7 @@ impl Checker<'_, '_> {
 /// Reports the first rule each atomic instruction breaks.
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
-    let vulkan_env = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan_env = env.is_vulkan();
     let checker = Checker { m, env, caps, semantics: memory_semantics::Context { m, vulkan_env, caps } };
     for i in 0..m.insts.len() {
         let opcode = m.opcode(i);

@@ -152,7 +152,7 @@ pub(crate) fn check(m: &Module, env: crate::TargetEnv, options: &BlockLayout, r:
     let d = Decorations::read(m);
     let explicit_workgroup =
         super::capabilities::with_implied(m).contains(&crate::grammar::capability::WorkgroupMemoryExplicitLayoutKHR);
-    let vulkan = matches!(env, crate::TargetEnv::Vulkan(_) | crate::TargetEnv::Vulkan11Spv14);
+    let vulkan = env.is_vulkan();
     let untyped = vulkan && m.declared_capabilities.contains(&crate::grammar::capability::UntypedPointersKHR);
     let mut done = FxHashSet::default();
     // (instruction, type laid out, decoration, storage class, uniform-buffer

@@ -136,7 +136,7 @@ fn operand_needs(d: &Declared, kind: OperandKind, v: u32) -> Option<Vec<u32>> {
             if d.free_fp_rounding_mode {
                 return None;
             }
-            if matches!(d.env, TargetEnv::Vulkan(_)) {
+            if d.env.is_vulkan() {
                 return Some(vec![
                     capability::StorageBuffer16BitAccess,
                     capability::UniformAndStorageBuffer16BitAccess,
@@ -251,17 +251,22 @@ fn check_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize, passed:
         r.error(ErrorKind::Binary, i, format!("Invalid Opcode name '{}'", info.name));
         return;
     }
-    if !passed.contains(opc) {
-        if !opcode_met(d, r, i, info) {
-            return;
-        }
+    // In spirv-val's order: the opcode's capabilities, the operands', then
+    // the opcode's version and extensions.
+    let known = passed.contains(opc);
+    if !known && !opcode_capabilities_met(d, r, i, info) {
+        return;
+    }
+    if !operands_met(m, d, r, i) {
+        return;
+    }
+    if !known && opcode_version_met(d, r, i, info) {
         passed.insert(opc);
     }
-    operands_met(m, d, r, i);
 }
 
-/// The capabilities, version and extensions instruction `i`'s opcode needs.
-fn opcode_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) -> bool {
+/// The capabilities instruction `i`'s opcode needs.
+fn opcode_capabilities_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) -> bool {
     let opc = info.opcode;
     let amd_ballot = (op::OpGroupIAddNonUniformAMD..=op::OpGroupSMaxNonUniformAMD).contains(&opc)
         && d.extensions.contains(&b"SPV_AMD_shader_ballot"[..]);
@@ -274,6 +279,12 @@ fn opcode_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) ->
         );
         return false;
     }
+    true
+}
+
+/// The version and extensions instruction `i`'s opcode needs.
+fn opcode_version_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) -> bool {
+    let opc = info.opcode;
     if let Some(Version(a, b)) = info.last_version.filter(|&last| d.module_version > last) {
         r.error(ErrorKind::Capability, i, format!("{} requires SPIR-V version {a}.{b} or earlier", &info.name[2..]));
         return false;
@@ -300,7 +311,7 @@ fn opcode_met(d: &Declared, r: &mut Report, i: usize, info: &InstructionInfo) ->
 }
 
 /// The capabilities, versions and extensions instruction `i`'s operands need.
-fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) {
+fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) -> bool {
     for (k, o) in m.operands(i).iter().enumerate() {
         let cat = o.kind.info().category;
         if !matches!(cat, Category::ValueEnum | Category::BitEnum) {
@@ -313,9 +324,10 @@ fn operands_met(m: &Module, d: &Declared, r: &mut Report, i: usize) {
             check_operand(m, d, r, i, k, o.kind, v)
         };
         if !ok {
-            return;
+            return false;
         }
     }
+    true
 }
 
 /// What the capabilities declared allow of type `i`'s width.

@@ -228,7 +228,7 @@ fn hit_objects(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
 
 /// Reports the first function an entry point reaching it cannot run.
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
-    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan = env.is_vulkan();
     let cx = Context { m, vulkan };
     // Per function: its limits and callees; per entry point: its models
     // (sorted, as spirv-val keeps them in a set) and modes.

@@ -219,7 +219,7 @@ impl<'a, 'w> Context<'a, 'w> {
         Context {
             m,
             t: Types(m),
-            vulkan: matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14),
+            vulkan: env.is_vulkan(),
             opencl: matches!(env, TargetEnv::OpenCl { .. }),
             caps: super::capabilities::with_implied(m).clone(),
             decorations: decorations_of(m),

@@ -443,7 +443,7 @@ fn validate_on(
         return Err(report.errors);
     }
     let limits = &options.limits;
-    let vulkan = matches!(options.target_env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan = options.target_env.is_vulkan();
     let shader = || capabilities::with_implied(module).contains(&crate::grammar::capability::Shader);
     // These check the structure every later pass walks. spirv-val makes
     // these checks at each instruction in turn (ids first), then those of

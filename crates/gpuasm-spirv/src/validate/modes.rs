@@ -14,7 +14,7 @@ use crate::TargetEnv;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
-    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan = env.is_vulkan();
     let caps = super::capabilities::with_implied(m);
     if !cooperative_matrix_memory_model(m, caps, r) || !memory_model(m, env, caps, r) {
         return;
@@ -397,7 +397,7 @@ fn mode_error(
         }
     }
     // Vulkan mesh shaders emit at least one vertex and primitive.
-    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan = env.is_vulkan();
     if vulkan && caps.contains(&capability::MeshShadingEXT) && m.operands(i).len() > 2 && m.word(i, 2) == 0 {
         if mode == em::OutputVertices {
             return Some(
@@ -595,7 +595,7 @@ fn memory_model(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, r: &mut Repor
         Some("Addressing model must be Physical32 or Physical64 in the OpenCL environment.")
     } else if matches!(env, TargetEnv::OpenCl { .. }) && memory != memory_model::OpenCL {
         Some("Memory model must be OpenCL in the OpenCL environment.")
-    } else if matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
+    } else if env.is_vulkan()
         && !matches!(addressing, addressing_model::Logical | addressing_model::PhysicalStorageBuffer64)
     {
         Some(

@@ -180,7 +180,7 @@ pub(super) fn problem(m: &Module, i: usize, env: TargetEnv) -> Option<String> {
         }
         op::OpGroupNonUniformBallotBitCount => {
             let operation = m.word(i, 3);
-            let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+            let vulkan = env.is_vulkan();
             if !unsigned(m, rt, None) {
                 say("Expected Result Type to be an unsigned integer type scalar.")
             } else if !ballot(m, operand(4)) {

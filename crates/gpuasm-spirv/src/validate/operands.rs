@@ -77,7 +77,7 @@ impl Checker<'_, '_> {
     }
 
     fn vulkan(&self) -> bool {
-        matches!(self.env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
+        self.env.is_vulkan()
     }
 
     fn fail(&self, rep: &mut Report, message: String) {

@@ -138,12 +138,8 @@ fn constant(m: &Module, id: u32) -> Option<u32> {
     }
 }
 
-fn vulkan(env: TargetEnv) -> bool {
-    matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14)
-}
-
 fn vuid(env: TargetEnv, name: &str) -> String {
-    if vulkan(env) {
+    if env.is_vulkan() {
         format!("[VUID-StandaloneSpirv-{name}] ")
     } else {
         String::new()
@@ -166,7 +162,7 @@ fn execution_scope(m: &Module, env: TargetEnv, i: usize, value: u32) -> Option<S
     let opcode = m.opcode(i);
     let name = &m.insts[i].info().name[2..];
     let group = non_uniform(opcode);
-    if vulkan(env) {
+    if env.is_vulkan() {
         if env != TargetEnv::Vulkan(0) && group && value != scope::Subgroup {
             return Some(format!(
                 "{}{name}: in Vulkan environment Execution scope is limited to Subgroup",
@@ -198,7 +194,7 @@ fn memory_scope_value(m: &Module, env: TargetEnv, caps: &FxHashSet<u32>, i: usiz
                 .into(),
         );
     }
-    if vulkan(env) {
+    if env.is_vulkan() {
         if !matches!(
             value,
             scope::Device | scope::Workgroup | scope::Subgroup | scope::Invocation | scope::ShaderCallKHR
@@ -265,7 +261,7 @@ fn semantics_operands(m: &Module, i: usize) -> Vec<(usize, usize)> {
 /// their other rules).
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
     let caps = super::capabilities::with_implied(m);
-    let semantics = super::memory_semantics::Context { m, vulkan_env: vulkan(env), caps };
+    let semantics = super::memory_semantics::Context { m, vulkan_env: env.is_vulkan(), caps };
     for i in 0..m.insts.len() {
         let opcode = m.opcode(i);
         // Atomics check their scopes with their other rules.

@@ -114,11 +114,7 @@ fn per_primitive(m: &Module, env: TargetEnv, i: usize) -> Option<String> {
         );
     }
     if class != sc::Output && interface_of_all(m, var, em::MeshEXT) {
-        let vuid = if matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14) {
-            "[VUID-PrimitiveId-PrimitiveId-04336] "
-        } else {
-            ""
-        };
+        let vuid = if env.is_vulkan() { "[VUID-PrimitiveId-PrimitiveId-04336] " } else { "" };
         return Some(format!(
             "{vuid}PerPrimitiveEXT decoration must be applied only to variables in the Output Storage Class in the \
              Storage Class in the MeshEXT Execution Model."

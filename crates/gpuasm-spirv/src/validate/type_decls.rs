@@ -66,7 +66,7 @@ impl Ctx<'_> {
 }
 
 pub(crate) fn check(m: &Module, env: TargetEnv, r: &mut Report) {
-    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan = env.is_vulkan();
     let unique_exempt =
         super::capabilities::declared_extensions(m).contains(&b"SPV_VALIDATOR_ignore_type_decl_unique"[..]);
     let mut cx = Ctx {

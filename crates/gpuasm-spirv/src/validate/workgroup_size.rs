@@ -91,7 +91,7 @@ pub(crate) fn entry_point_error(
     modes: &FxHashSet<u32>,
     sizes: &SizeModes,
 ) -> Option<(usize, String)> {
-    let vulkan = matches!(env, TargetEnv::Vulkan(_) | TargetEnv::Vulkan11Spv14);
+    let vulkan = env.is_vulkan();
     let execution_model = m.word(i, 0);
     let function = m.word(i, 1);
     let has = |x: u32| modes.contains(&x);
