@@ -110,7 +110,9 @@ struct LimitArgs {
     #[arg(long, value_name = "N")]
     max_struct_members: Option<u32>,
     /// Deepest nesting of structs in structs [default: 255]
-    #[arg(long, value_name = "N")]
+    // spirv-val 2025.5 knows this option only as `--max-struct_depth`:
+    // command lines written for it keep working.
+    #[arg(long, value_name = "N", alias = "max-struct_depth")]
     max_struct_depth: Option<u32>,
     /// Most Function-storage variables in the module [default: 524287]
     #[arg(long, value_name = "N")]

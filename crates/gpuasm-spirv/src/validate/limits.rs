@@ -1,7 +1,9 @@
 //! Universal limits (spec 2.17), with spirv-val's `--max-*` overrides:
-//! struct members and nesting, OpSwitch pairs, local and global variables,
-//! function parameters, access-chain indexes and the id bound. (Control-flow
-//! nesting depth needs the dominator tree: see `dominance.rs`.)
+//! struct members and nesting, OpSwitch pairs, local and global variables
+//! and the id bound, which spirv-val checks in its first walk. (Function
+//! parameters and access-chain indexes are checked with their instructions'
+//! other rules, in `type_decls.rs` and `memory.rs`; control-flow nesting
+//! depth needs the dominator tree: see `dominance.rs`.)
 
 use super::{ErrorKind, Report};
 use crate::grammar::{op, storage_class};
@@ -130,10 +132,6 @@ pub(crate) fn check_bound(m: &Module, limits: &Limits, r: &mut Report) {
 
 pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
     let mut depth: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut vars = [
-        (0u64, false, limits.max_local_variables, "local variables ('Function' Storage Class)"),
-        (0u64, false, limits.max_global_variables, "Global Variables (Storage Class other than 'Function')"),
-    ];
     let bound = m.header.bound;
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
@@ -187,47 +185,29 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                     );
                 }
             }
-            op::OpVariable => {
-                // Reported once each, without an instruction, as spirv-val does.
-                let k = usize::from(m.word(i, 2) != storage_class::Function);
-                let (count, reported, limit, what) = &mut vars[k];
-                *count += 1;
-                if *count > u64::from(*limit) && !*reported {
-                    *reported = true;
-                    r.module_error(ErrorKind::Limit, format!("Number of {what} exceeded the valid limit ({limit})."));
-                }
-            }
-            op::OpTypeFunction => {
-                let args = n - 2;
-                if args > limits.max_function_args as usize {
-                    let id = r.id(m.result_id_at(inst));
-                    r.error(
-                        ErrorKind::Limit,
-                        i,
-                        format!(
-                            "OpTypeFunction may not take more than {} arguments. OpTypeFunction <id> {id} has {args} arguments.",
-                            limits.max_function_args
-                        ),
-                    );
-                }
-            }
-            op::OpAccessChain | op::OpInBoundsAccessChain | op::OpPtrAccessChain | op::OpInBoundsPtrAccessChain => {
-                // The element operand of the Ptr forms is not an index.
-                let ptr_form = matches!(inst.opcode(), op::OpPtrAccessChain | op::OpInBoundsPtrAccessChain);
-                let indexes = n - 3 - ptr_form as usize;
-                if indexes > limits.max_access_chain_indexes as usize {
-                    r.error(
-                        ErrorKind::Limit,
-                        i,
-                        format!(
-                            "The number of indexes in {} may not exceed {}. Found {indexes} indexes.",
-                            inst.info().name,
-                            limits.max_access_chain_indexes
-                        ),
-                    );
-                }
-            }
             _ => {}
+        }
+    }
+}
+
+/// The counts of local and global variables, which spirv-val checks at each
+/// OpVariable before the instruction's capabilities (the other limits come
+/// after them).
+pub(crate) fn check_variables(m: &Module, limits: &Limits, r: &mut Report) {
+    let mut vars = [
+        (0u64, false, limits.max_local_variables, "local variables ('Function' Storage Class)"),
+        (0u64, false, limits.max_global_variables, "Global Variables (Storage Class other than 'Function')"),
+    ];
+    for i in (0..m.insts.len()).filter(|&i| m.opcode(i) == op::OpVariable) {
+        // Reported once each, without an instruction, as spirv-val
+        // does, but met at the variable past the limit.
+        let k = usize::from(m.word(i, 2) != storage_class::Function);
+        let (count, reported, limit, what) = &mut vars[k];
+        *count += 1;
+        if *count > u64::from(*limit) && !*reported {
+            *reported = true;
+            let message = format!("Number of {what} exceeded the valid limit ({limit}).");
+            r.module_error_met_at(ErrorKind::Limit, i, message);
         }
     }
 }

@@ -1108,6 +1108,13 @@ impl Ctx<'_, '_> {
         );
         let first_index = base_at + 1 + element as usize;
         let n = m.operands(i).len();
+        // The universal limit (spec 2.17), in spirv-val's words and count:
+        // every word after the first four but a Ptr form's element (so an
+        // untyped chain's base type counts as an index).
+        let (indexes, limit) = (n - 3 - element as usize, r.options.limits.max_access_chain_indexes);
+        if indexes > limit as usize {
+            return Some(format!("The number of indexes in {name} may not exceed {limit}. Found {indexes} indexes."));
+        }
         for k in first_index..n {
             let index = m.word(i, k);
             let index_type = m.type_of(index);

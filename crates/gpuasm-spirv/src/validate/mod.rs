@@ -287,6 +287,16 @@ impl<'m, 'w> Report<'m, 'w> {
         self.module.names()
     }
 
+    /// An error about the whole module that spirv-val's walk meets at
+    /// instruction `met` (a count passing its limit there).
+    pub fn module_error_met_at(&mut self, kind: ErrorKind, met: usize, message: impl Into<String>) {
+        let before = self.errors.len();
+        self.module_error(kind, message);
+        if let Some(e) = self.errors.get_mut(before) {
+            e.met = Some(met);
+        }
+    }
+
     pub fn module_error(&mut self, kind: ErrorKind, message: impl Into<String>) {
         if self.errors.len() < self.limit {
             self.errors.push(ValidationError {
@@ -466,6 +476,7 @@ fn validate_on(
         // capabilities, then limits) comes after the layout and block
         // checks at each instruction.
         (&|r| first_walk::check(module, vulkan, r), During { each: 5, end: 2 }),
+        (&|r| limits::check_variables(module, limits, r), During { each: 5, end: 4 }),
         (&|r| capabilities::check(module, options, r), During { each: 6, end: 4 }),
         (&|r| cfg::check(module, r), During { each: 4, end: 1 }),
         (&|r| limits::check(module, limits, r), During { each: 7, end: 4 }),

@@ -363,6 +363,14 @@ fn function_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> {
             _ => return Some(format!("OpTypeFunction Parameter Type <id> {} is not a type.", r.id(param))),
         }
     }
+    // The universal limit (spec 2.17), checked here in spirv-val's type pass.
+    let (args, limit) = (m.operands(i).len() - 2, r.options.limits.max_function_args);
+    if args > limit as usize {
+        let id = r.id(m.result_id(i).unwrap_or(0));
+        return Some(format!(
+            "OpTypeFunction may not take more than {limit} arguments. OpTypeFunction <id> {id} has {args} arguments."
+        ));
+    }
     None
 }
 
