@@ -34,6 +34,7 @@ pub mod link;
 pub mod module;
 mod name_map;
 mod number;
+pub(crate) mod peer_opcodes;
 pub mod placement;
 pub mod reflect;
 pub mod target_env;

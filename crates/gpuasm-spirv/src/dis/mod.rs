@@ -457,7 +457,7 @@ impl<'a, 'n> Printer<'a, 'n> {
             self.inserted_debug = true;
             self.banner(b"; Debug Information\n");
         }
-        if !self.inserted_type && class == "Type-Declaration" && inst.info.has_result {
+        if !self.inserted_type && crate::peer_opcodes::generates_type(inst.opcode) {
             self.inserted_type = true;
             self.banner(b"; Types, variables and constants\n");
         }

@@ -75,7 +75,7 @@ mod non_uniform;
 mod numeric_conversions;
 mod opencl;
 mod operands;
-mod peer_opcodes;
+use crate::peer_opcodes;
 mod phi;
 mod raw_access_chains;
 mod ray_reorder;

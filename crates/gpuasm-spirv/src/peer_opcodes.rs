@@ -1,10 +1,12 @@
-//! spirv-val's own opcode predicates, where they differ from the grammar's
-//! classes: which instructions it takes for type declarations
+//! SPIRV-Tools' own opcode predicates, where they differ from the
+//! grammar's classes: which instructions it takes for type declarations
 //! (`spvOpcodeGeneratesType`) and for constants (`spvOpcodeIsConstant`);
-//! and the storage classes it lets a Vulkan module use.
-//! Its id, layout and decoration rules ask these, so an OpTypeVmeImageINTEL
-//! (a "Type-Declaration" of the grammar's, not one of these) is no type to
-//! them, and an OpConstantCompositeContinuedINTEL no constant.
+//! and the storage classes spirv-val lets a Vulkan module use.
+//! spirv-val's id, layout and decoration rules ask these, so an
+//! OpTypeVmeImageINTEL (a "Type-Declaration" of the grammar's, not one of
+//! these) is no type to them, and an OpConstantCompositeContinuedINTEL no
+//! constant; spirv-dis's `--comment` opens the types section at the first
+//! of these types.
 
 use crate::grammar::{op, storage_class as sc};
 

@@ -1,0 +1,1 @@
+spirv-dis --comment m.spv  (OpTypeBufferSurfaceINTEL is no type to SPIRV-Tools, OpTypeTaskSequenceALTERA is)
