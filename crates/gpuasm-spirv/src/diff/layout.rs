@@ -15,6 +15,7 @@ use super::DiffError;
 use crate::binary::ExtSet;
 use crate::grammar::op;
 use crate::module::Module;
+use crate::peer_opcodes;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One block: its label and the instructions after it.
@@ -84,7 +85,8 @@ enum SetKind {
 }
 
 fn set_kind(m: &Module, i: usize) -> SetKind {
-    if m.opcode(i) != op::OpExtInst {
+    // The loader's spvIsExtendedInstruction: both kinds of OpExtInst.
+    if !matches!(m.opcode(i), op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
         return SetKind::None;
     }
     match m.insts()[i].ext_set() {
@@ -278,10 +280,12 @@ impl Layout {
             op::OpName | op::OpMemberName => &mut self.debugs2,
             op::OpModuleProcessed => &mut self.debugs3,
             _ if info.class == "Annotation" => &mut self.annotations,
+            // The optimizer's loader sorts by SPIRV-Tools' own lists of
+            // types and constants (OpAsmINTEL is a constant to it).
             op::OpTypeForwardPointer => &mut self.types_values,
-            _ if info.declares_type => &mut self.types_values,
+            _ if peer_opcodes::generates_type(opcode) => &mut self.types_values,
             op::OpVariable | op::OpUntypedVariableKHR | op::OpUndef => &mut self.types_values,
-            _ if info.class == "Constant-Creation" && info.has_result => &mut self.types_values,
+            _ if peer_opcodes::is_constant(opcode) => &mut self.types_values,
             _ => match kind {
                 SetKind::DebugInfo | SetKind::OpenClDebugInfo | SetKind::ShaderDebugInfo => {
                     &mut self.ext_inst_debuginfo

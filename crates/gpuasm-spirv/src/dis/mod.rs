@@ -384,6 +384,9 @@ pub(crate) struct Printer<'a, 'n> {
     /// No comments, offsets or nesting: a line depends on its instruction
     /// alone ([`Printer::plain_instruction`]).
     plain: bool,
+    /// Whether OpExtInstWithForwardRefsKHR's instruction number is named
+    /// (spirv-diff prints nothing there: see [`Printer::as_spirv_diff`]).
+    forward_ref_ext_names: bool,
 }
 
 impl<'a, 'n> Printer<'a, 'n> {
@@ -401,7 +404,16 @@ impl<'a, 'n> Printer<'a, 'n> {
             inserted_debug: false,
             inserted_type: false,
             plain: !opts.comment && !opts.offsets && !opts.nested_indent,
+            forward_ref_ext_names: true,
         }
+    }
+
+    /// Prints as spirv-diff does, which knows the extended set only of an
+    /// OpExtInst: OpExtInstWithForwardRefsKHR's instruction number prints
+    /// as nothing (its colour codes aside).
+    pub(crate) fn as_spirv_diff(mut self) -> Self {
+        self.forward_ref_ext_names = false;
+        self
     }
 
     pub(crate) fn flush_if_large(&mut self) -> io::Result<()> {
@@ -556,7 +568,7 @@ impl<'a, 'n> Printer<'a, 'n> {
     /// through [`write_operand`], and no comment column to keep.
     #[inline(always)]
     fn plain_instruction(&mut self, inst: &Instruction<'_>) {
-        let (color, names, indent) = (self.opts.color, self.names, self.indent);
+        let (color, names, indent, ext_names) = (self.opts.color, self.names, self.indent, self.forward_ref_ext_names);
         let line = &mut self.out;
         line_start_text(line, inst.result_id, names, indent, color);
         number::push_bytes(line, inst.info.name.as_bytes());
@@ -572,7 +584,7 @@ impl<'a, 'n> Printer<'a, 'n> {
                 }
             }
             line.push(b' ');
-            write_operand(color, names, line, inst, i);
+            write_operand(color, names, line, inst, i, ext_names);
         }
         line.push(b'\n');
         self.last_comment_align = 0;
@@ -623,7 +635,7 @@ impl<'a, 'n> Printer<'a, 'n> {
     }
 
     fn operand(&self, out: &mut Vec<u8>, inst: &Instruction<'_>, i: usize) {
-        write_operand(self.opts.color, self.names, out, inst, i)
+        write_operand(self.opts.color, self.names, out, inst, i, self.forward_ref_ext_names)
     }
 }
 
@@ -651,7 +663,14 @@ fn line_start_text(line: &mut Vec<u8>, result_id: u32, names: &IdNames, indent: 
 }
 
 /// Appends operand `i` of `inst`.
-fn write_operand(color: bool, names: &IdNames, out: &mut Vec<u8>, inst: &Instruction<'_>, i: usize) {
+fn write_operand(
+    color: bool,
+    names: &IdNames,
+    out: &mut Vec<u8>,
+    inst: &Instruction<'_>,
+    i: usize,
+    forward_ref_ext_names: bool,
+) {
     let o: ParsedOperand = inst.operands[i];
     let word = inst.words[o.offset as usize];
     let info = o.kind.info();
@@ -669,6 +688,7 @@ fn write_operand(color: bool, names: &IdNames, out: &mut Vec<u8>, inst: &Instruc
                     out.extend_from_slice(RED);
                 }
                 match inst.ext_set {
+                    _ if !forward_ref_ext_names && inst.opcode == op::OpExtInstWithForwardRefsKHR => {}
                     Some(ExtSet::Known(set)) => match set.instruction(word) {
                         Some(ei) => number::push_bytes(out, ei.name.as_bytes()),
                         None => number::write_uint(out, word as u64),
