@@ -25,7 +25,7 @@ impl Differ<'_> {
 
         let opts = DisOptions::default().header(false).friendly_names(false).indent(self.options.indent);
         let names = IdNames::raw();
-        let mut p = Printer::new(&opts, &names, Vec::new(), None).as_spirv_diff();
+        let mut p = Printer::new(&opts, &names, Vec::new(), None).printing_like_spirv_diff();
 
         if !self.options.no_header {
             let (sh, dh) = (self.src.m.header(), self.dst.m.header());

@@ -385,7 +385,7 @@ pub(crate) struct Printer<'a, 'n> {
     /// alone ([`Printer::plain_instruction`]).
     plain: bool,
     /// Whether OpExtInstWithForwardRefsKHR's instruction number is named
-    /// (spirv-diff prints nothing there: see [`Printer::as_spirv_diff`]).
+    /// (spirv-diff prints nothing there: see [`Printer::printing_like_spirv_diff`]).
     forward_ref_ext_names: bool,
 }
 
@@ -411,7 +411,7 @@ impl<'a, 'n> Printer<'a, 'n> {
     /// Prints as spirv-diff does, which knows the extended set only of an
     /// OpExtInst: OpExtInstWithForwardRefsKHR's instruction number prints
     /// as nothing (its colour codes aside).
-    pub(crate) fn as_spirv_diff(mut self) -> Self {
+    pub(crate) fn printing_like_spirv_diff(mut self) -> Self {
         self.forward_ref_ext_names = false;
         self
     }
