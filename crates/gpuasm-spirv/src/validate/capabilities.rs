@@ -408,7 +408,6 @@ pub(crate) fn check(m: &Module, options: &ValOptions, r: &mut Report) {
             &d
         };
         check_instruction(m, now, r, i, &mut passed);
-        ext_instruction(m, &d, r, i);
         if r.full() {
             return;
         }
@@ -466,23 +465,5 @@ pub(crate) fn check_late(m: &Module, options: &ValOptions, r: &mut Report) {
         if r.full() {
             return;
         }
-    }
-}
-
-/// An extended instruction the grammar ties to capabilities (GLSL.std.450's
-/// interpolation functions) needs one of them declared.
-fn ext_instruction(m: &Module, d: &Declared, r: &mut Report, i: usize) {
-    let inst = &m.insts[i];
-    if inst.opcode() != op::OpExtInst {
-        return;
-    }
-    let Some(crate::binary::ExtSet::Known(set)) = inst.ext_set() else { return };
-    let Some(ei) = set.instruction(m.word(i, 3)) else { return };
-    if !ei.capabilities.is_empty() && !d.has_any_capability(ei.capabilities) {
-        r.error(
-            ErrorKind::Capability,
-            i,
-            format!("{} {} requires capability {}", set.import_name, ei.name, names(ei.capabilities).trim_end()),
-        );
     }
 }

@@ -37,6 +37,9 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
     // The current function's first block and the current block.
     let (mut first_label, mut label) = (0, 0);
     let mut in_graphs = false;
+    // Merge blocks the current function named so far; None once a merge
+    // instruction failed.
+    let mut merge_blocks = Some(rustc_hash::FxHashSet::default());
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         let opc = inst.opcode();
@@ -53,6 +56,10 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 }
                 state = State::Header;
                 has_blocks = false;
+                // spirv-val knows merge blocks per function.
+                if let Some(seen) = merge_blocks.as_mut() {
+                    seen.clear();
+                }
                 first_label = 0;
                 function_start = i;
                 void_return = m.def_opcode(m.result_type_at(inst)) == Some(op::OpTypeVoid);
@@ -158,11 +165,19 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
                 _ => {}
             },
         }
+        // At the merge instruction itself, as spirv-val's CFG pass checks
+        // it (after the layout's place checks).
+        if state == State::InBlock && matches!(opc, op::OpSelectionMerge | op::OpLoopMerge) {
+            if let Some(seen) = merge_blocks.as_mut() {
+                if !merge_instruction(m, r, i, seen) {
+                    merge_blocks = None;
+                }
+            }
+        }
     }
     if state != State::Outside {
         r.module_error(ErrorKind::FunctionStructure, "Missing OpFunctionEnd at end of module.");
     }
-    merge_instructions(m, r);
 }
 
 /// Whether branch `i` (OpBranch, OpBranchConditional, OpSwitch) may jump
@@ -180,25 +195,19 @@ fn branches_to(m: &Module, i: usize, label: u32) -> bool {
     targets.filter(|k| !switch || k % 2 == 1).any(|k| m.word(i, k) == label)
 }
 
-/// OpSelectionMerge and OpLoopMerge: a loop's merge block and continue
-/// target distinct, and no block the merge block of two headers. (That
-/// each stands right before its branch is checked later: `adjacency`.)
-fn merge_instructions(m: &Module, r: &mut Report) {
-    let mut merge_blocks = rustc_hash::FxHashSet::default();
-    for i in 0..m.insts.len() {
-        let opc = m.opcode(i);
-        if opc == op::OpLoopMerge && m.word(i, 0) == m.word(i, 1) {
-            r.error(ErrorKind::FunctionStructure, i, "Merge Block and Continue Target must be different ids");
-            return;
-        }
-        if matches!(opc, op::OpSelectionMerge | op::OpLoopMerge) && !merge_blocks.insert(m.word(i, 0)) {
-            let block = r.id(m.word(i, 0));
-            r.error(
-                ErrorKind::FunctionStructure,
-                i,
-                format!("Block {block} is already a merge block for another header"),
-            );
-            return;
-        }
+/// OpSelectionMerge or OpLoopMerge `i`: a loop's merge block and continue
+/// target distinct, and no block the merge block of two headers (`seen`:
+/// the merge blocks named before). (That each stands right before its
+/// branch is checked later: `adjacency`.) False once it has reported.
+fn merge_instruction(m: &Module, r: &mut Report, i: usize, seen: &mut rustc_hash::FxHashSet<u32>) -> bool {
+    if m.opcode(i) == op::OpLoopMerge && m.word(i, 0) == m.word(i, 1) {
+        r.error(ErrorKind::FunctionStructure, i, "Merge Block and Continue Target must be different ids");
+        return false;
     }
+    if !seen.insert(m.word(i, 0)) {
+        let block = r.id(m.word(i, 0));
+        r.error(ErrorKind::FunctionStructure, i, format!("Block {block} is already a merge block for another header"));
+        return false;
+    }
+    true
 }

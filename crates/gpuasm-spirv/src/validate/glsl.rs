@@ -117,6 +117,7 @@ fn family(name: &str) -> Option<Family> {
 pub(crate) fn check(m: &Module, r: &mut Report) {
     // With SPV_AMD_gpu_shader_int16, FrexpStruct's exponent may be 16-bit.
     let amd_int16 = super::capabilities::declared_extensions(m).contains(&b"SPV_AMD_gpu_shader_int16"[..]);
+    let interpolation = m.capabilities.contains(&crate::grammar::capability::InterpolationFunction);
     for i in 0..m.insts.len() {
         let inst = &m.insts[i];
         if inst.opcode() != op::OpExtInst {
@@ -130,6 +131,12 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         let Some(family) = family(ei.name) else { continue };
         if family == Family::Unsupported {
             r.error(ErrorKind::OperandType, i, format!("Extended instruction GLSLstd450{} is not supported", ei.name));
+        } else if family == Family::Interpolate && !interpolation {
+            // spirv-val asks for the capability here, before the operands
+            // (the grammar's other capabilities, Float64 of PackDouble2x32,
+            // it leaves to the types).
+            let message = format!("GLSL.std.450 {} requires capability InterpolationFunction", ei.name);
+            r.error(ErrorKind::Capability, i, message);
         } else if let Some(message) = problem(m, i, ei.name, family, amd_int16, r.options.before_hlsl_legalization) {
             r.error(ErrorKind::OperandType, i, format!("GLSL.std.450 {}: {message}", ei.name));
         }

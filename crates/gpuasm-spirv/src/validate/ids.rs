@@ -30,8 +30,7 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, 
         | op::OpLoopMerge
         | op::OpConditionalEntryPointINTEL
         | op::OpConditionalCapabilityINTEL
-        | op::OpConditionalExtensionINTEL
-        | op::OpExtInstWithForwardRefsKHR => true,
+        | op::OpConditionalExtensionINTEL => true,
         // The graph an OpGraphEntryPointARM names is defined after it.
         op::OpGraphEntryPointARM => k == 0,
         op::OpGroupDecorate | op::OpGroupMemberDecorate | op::OpBranchConditional | op::OpSwitch => k != 0,
@@ -48,8 +47,13 @@ fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, 
         // The older debug information sets may refer ahead from a
         // DebugFunction's Function and a DebugTypeComposite's Members (as
         // spirv-val numbers operands, from the result type);
-        // NonSemantic.Shader.DebugInfo needs OpExtInstWithForwardRefsKHR.
-        op::OpExtInst => match inst.ext_set() {
+        // NonSemantic.Shader.DebugInfo needs OpExtInstWithForwardRefsKHR,
+        // which no other set may refer ahead with (spirv-val asks the
+        // opcode's own rule, which has none for it).
+        op::OpExtInst | op::OpExtInstWithForwardRefsKHR => match inst.ext_set() {
+            Some(ExtSet::Known(s)) if s.import_name == "NonSemantic.Shader.DebugInfo.100" => {
+                inst.opcode() == op::OpExtInstWithForwardRefsKHR
+            }
             Some(ExtSet::Known(s)) if matches!(s.import_name, "DebugInfo" | "OpenCL.DebugInfo.100") => {
                 let members = if s.import_name == "DebugInfo" { 12 } else { 13 };
                 match s.instruction(m.word(i, 3)).map(|e| e.name) {
