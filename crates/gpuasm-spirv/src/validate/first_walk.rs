@@ -31,6 +31,9 @@ pub(crate) fn check_calls(m: &Module, r: &mut Report) {
 /// at the end of the walk.
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     let bindless = super::capabilities::with_implied(m).contains(&capability::BindlessTextureNV);
+    // Whether BindlessTextureNV is declared before the instruction at hand:
+    // spirv-val registers capabilities as it meets them.
+    let mut bindless_so_far = false;
     let mut addressing_mode = None;
     let mut graph_open = false;
     let (mut nv, mut ext) = (false, false);
@@ -41,10 +44,14 @@ pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
                 model::TaskEXT | model::MeshEXT => ext = true,
                 _ => {}
             },
+            op::OpCapability | op::OpConditionalCapabilityINTEL => {
+                let operand = usize::from(m.opcode(i) == op::OpConditionalCapabilityINTEL);
+                bindless_so_far |= m.word(i, operand) == capability::BindlessTextureNV;
+            }
             op::OpGraphARM => graph_open = true,
             op::OpGraphEndARM => graph_open = false,
             op::OpSamplerImageAddressingModeNV => {
-                let message = if !bindless {
+                let message = if !bindless_so_far {
                     "OpSamplerImageAddressingModeNV supported only with extension SPV_NV_bindless_texture"
                 } else if addressing_mode.is_some() {
                     "OpSamplerImageAddressingModeNV should only be provided once"

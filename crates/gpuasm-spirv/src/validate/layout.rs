@@ -277,9 +277,6 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         }
         if op == op::OpMemoryModel {
             memory_models += 1;
-            if memory_models > 1 {
-                r.error(ErrorKind::Layout, i, "OpMemoryModel should only be provided once.");
-            }
         }
         if s > Section::MemoryModel && memory_models == 0 {
             r.error(ErrorKind::Layout, i, format!("{} cannot appear before the memory model instruction", &name[2..]));
@@ -288,6 +285,11 @@ pub(crate) fn check(m: &Module, r: &mut Report) {
         if s < current {
             r.error(ErrorKind::Layout, i, format!("{} is in an invalid layout section", &name[2..]));
             continue;
+        }
+        // spirv-val's instruction pass, after the layout at the same
+        // instruction.
+        if op == op::OpMemoryModel && memory_models > 1 {
+            r.error(ErrorKind::Layout, i, "OpMemoryModel should only be provided once.");
         }
         current = s;
     }
