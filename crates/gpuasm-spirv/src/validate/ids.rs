@@ -284,18 +284,18 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
             // knows nothing yet of an id defined later: the later passes
             // judge those uses.
             let forward = d > i;
-            // A result type is checked for being a type alone here (the
-            // later passes still judge a function's or a function type's
-            // uses).
+            // A misuse the later passes judge (a function's or a function
+            // type's uses) leaves this walk's own checks to run: a function
+            // type where no type may stand "cannot be a type" first.
             let result_type = kind == OperandKind::IdResultType;
             if let Some((msg, late)) = misused(m, i, k, def) {
                 if late {
                     late_misuses.push((i, d, id, msg));
-                } else if !forward && !result_type {
-                    let name = r.id(id);
-                    r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
-                }
-                if !result_type {
+                } else if !result_type {
+                    if !forward {
+                        let name = r.id(id);
+                        r.error(ErrorKind::TypeValueMismatch, i, msg.replace("{}", &name));
+                    }
                     continue;
                 }
             }
