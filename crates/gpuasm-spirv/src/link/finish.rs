@@ -49,7 +49,11 @@ fn recompute_interfaces(linked: &mut Linked) {
         bodies.iter().map(|(&f, &(start, end))| (f, summarize(&funcs[start + 1..end], &vars))).collect();
     let mut entries = std::mem::take(linked.section(Section::EntryPoints));
     for entry in &mut entries {
-        let (root, name_at) = if entry.opcode() == 6024 { (entry.words[3], 4) } else { (entry.words[2], 3) };
+        let (root, name_at) = if entry.opcode() == crate::grammar::op::OpConditionalEntryPointINTEL {
+            (entry.words[3], 4)
+        } else {
+            (entry.words[2], 3)
+        };
         let used = used_variables(&summaries, root);
         let first_iface = entry.ids.iter().map(|&p| p as usize).find(|&p| p > name_at).unwrap_or(entry.words.len());
         let old = &entry.words[first_iface..];

@@ -3,7 +3,7 @@
 //! the input modules into one such form with disjoint ids.
 
 use super::{LinkError, LinkOptions};
-use crate::grammar::{Category, OperandKind};
+use crate::grammar::{op, Category, OperandKind};
 use crate::module::Module;
 
 /// One instruction: its words and where its ids (result type and result
@@ -58,7 +58,7 @@ pub(super) enum Section {
     Functions,
 }
 
-const SECTIONS: usize = 12;
+pub(super) const SECTIONS: usize = 12;
 
 /// The merged module.
 pub(super) struct Linked {
@@ -186,11 +186,11 @@ fn section_of(opcode: u16, in_functions: bool) -> Section {
         return Functions;
     }
     match opcode {
-        17 | 6026 => Capabilities,
-        10 | 6025 => Extensions,
+        17 | op::OpConditionalCapabilityINTEL => Capabilities,
+        10 | op::OpConditionalExtensionINTEL => Extensions,
         11 => ExtInstImports,
         14 => MemoryModel,
-        15 | 6024 => EntryPoints,
+        15 | op::OpConditionalEntryPointINTEL => EntryPoints,
         16 | 331 => ExecutionModes,
         2..=4 | 7 => Debug1,
         5 | 6 => Debug2,
@@ -204,11 +204,19 @@ fn addressing_name(kind: OperandKind, v: u32) -> &'static str {
     kind.enumerant(v).map_or("", |e| e.name)
 }
 
-/// Reads every module, shifts its ids past the previous modules', and
-/// concatenates the sections (the peer's phases 1 to 3).
-pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, LinkError> {
+/// One input module, read into sections with its own ids.
+pub(super) struct Input {
+    pub version: u32,
+    /// The module's id bound (the next free id).
+    pub bound: u32,
+    pub sections: [Vec<Ins>; SECTIONS],
+}
+
+/// Reads every module into sections (the peer's module building, before
+/// any phase): a non-zero schema or an unreadable module is rejected here.
+pub(super) fn read(inputs: &[&[u32]]) -> Result<Vec<Input>, LinkError> {
     let n = inputs.len();
-    let mut modules = Vec::with_capacity(n);
+    let mut out = Vec::with_capacity(n);
     for (i, words) in inputs.iter().enumerate() {
         if words.get(4).is_some_and(|&s| s != 0) {
             let mut e = LinkError::new(format!("Schema is non-zero for module {}.", i + 1));
@@ -220,17 +228,50 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
             e.notes.push(format!("input module {}: {err}", i + 1));
             e
         })?;
-        modules.push(m);
+        let mut sections: [Vec<Ins>; SECTIONS] = Default::default();
+        let mut in_functions = false;
+        for (i, inst) in m.insts().iter().enumerate() {
+            let at = inst.offset();
+            let words = m.words()[at..at + inst.word_count()].to_vec();
+            let mut ids = Vec::new();
+            let mut result = None;
+            let mut result_type = None;
+            for o in m.operands(i) {
+                if o.kind.info().category == Category::Id {
+                    ids.push(o.offset);
+                    if o.kind == OperandKind::IdResult {
+                        result = Some(o.offset);
+                    } else if o.kind == OperandKind::IdResultType {
+                        result_type = Some(o.offset);
+                    }
+                }
+            }
+            in_functions |= inst.opcode() == 54;
+            sections[section_of(inst.opcode(), in_functions) as usize].push(Ins { words, ids, result, result_type });
+        }
+        out.push(Input { version: m.header().version, bound: m.header().bound, sections });
     }
-    let bound: u64 = 1 + modules.iter().map(|m| u64::from(m.header().bound) - 1).sum::<u64>();
+    Ok(out)
+}
+
+/// Shifts each module's ids past the previous modules' and concatenates
+/// the sections after `leading` (instructions the linker puts first), the
+/// peer's phases 1 to 3.
+pub(super) fn merge(
+    modules: Vec<Input>,
+    options: &LinkOptions,
+    leading: [Vec<Ins>; SECTIONS],
+) -> Result<Linked, LinkError> {
+    let n = modules.len();
+    let bound: u64 = 1 + modules.iter().map(|m| u64::from(m.bound).saturating_sub(1)).sum::<u64>();
     if bound > u64::from(u32::MAX) {
         return Err(LinkError::new(format!(
             "Too many IDs ({bound}): combining all modules would overflow the 32-bit word of the SPIR-V header."
         )));
     }
-    let mut version = modules[0].header().version;
+    let mut version = modules[0].version;
     for (i, m) in modules.iter().enumerate().skip(1) {
-        let v = m.header().version;
+        let v = m.version;
         if options.use_highest_version {
             version = version.max(v);
         } else if v != version {
@@ -246,36 +287,17 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
             return Err(e);
         }
     }
-    let mut linked =
-        Linked { version, bound: bound as u32, sections: Default::default(), offsets: Vec::with_capacity(n) };
+    let mut linked = Linked { version, bound: bound as u32, sections: leading, offsets: Vec::with_capacity(n) };
     let mut per_module: Vec<[Vec<Ins>; SECTIONS]> = Vec::with_capacity(n);
     let mut offset = 0u32;
-    for m in &modules {
+    for m in modules {
         linked.offsets.push(offset);
-        let mut secs: [Vec<Ins>; SECTIONS] = Default::default();
-        let mut in_functions = false;
-        for (i, inst) in m.insts().iter().enumerate() {
-            let at = inst.offset();
-            let mut words = m.words()[at..at + inst.word_count()].to_vec();
-            let mut ids = Vec::new();
-            let mut result = None;
-            let mut result_type = None;
-            for o in m.operands(i) {
-                if o.kind.info().category == Category::Id {
-                    ids.push(o.offset);
-                    words[o.offset as usize] += offset;
-                    if o.kind == OperandKind::IdResult {
-                        result = Some(o.offset);
-                    } else if o.kind == OperandKind::IdResultType {
-                        result_type = Some(o.offset);
-                    }
-                }
-            }
-            in_functions |= inst.opcode() == 54;
-            secs[section_of(inst.opcode(), in_functions) as usize].push(Ins { words, ids, result, result_type });
+        let mut secs = m.sections;
+        for ins in secs.iter_mut().flatten() {
+            ins.map_ids(|id| id.wrapping_add(offset));
         }
         per_module.push(secs);
-        offset += m.header().bound - 1;
+        offset = offset.wrapping_add(m.bound.saturating_sub(1));
     }
 
     // The memory models must agree; the first module's is kept.
@@ -317,7 +339,11 @@ pub(super) fn merge(inputs: &[&[u32]], options: &LinkOptions) -> Result<Linked, 
             }
             if s == Section::EntryPoints as usize {
                 for e in list.iter() {
-                    let (model, name_at) = if e.opcode() == 6024 { (e.words[2], 4) } else { (e.words[1], 3) };
+                    // The peer keys an entry point by its first operand and
+                    // name: for a conditional one, the condition stands in
+                    // for the execution model.
+                    let name_at = if e.opcode() == op::OpConditionalEntryPointINTEL { 4 } else { 3 };
+                    let model = e.words[1];
                     let (name, _) = string_at(&e.words[name_at..]);
                     if entry_names.contains(&(model, name.clone())) {
                         let mut err = LinkError::new(format!(

@@ -65,7 +65,7 @@ pub fn link(modules: &[&[u32]], options: &LinkOptions) -> Result<Vec<u32>, LinkE
     if modules.is_empty() {
         return Err(LinkError::new("No modules were given."));
     }
-    let mut linked = ir::merge(modules, options)?;
+    let mut linked = ir::merge(ir::read(modules)?, options, Default::default())?;
     dedup::remove_duplicates(&mut linked);
     resolve::link_symbols(&mut linked, options)?;
     Ok(finish::finish(linked))
