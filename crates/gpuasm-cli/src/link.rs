@@ -5,7 +5,7 @@ use crate::io::{read_input, write_words, Output};
 use anyhow::Result;
 use clap::Args;
 use gpuasm_spirv::binary::words_of_bytes;
-use gpuasm_spirv::link::{link, LinkOptions};
+use gpuasm_spirv::link::{link_variants, FnVarOptions, LinkOptions};
 use gpuasm_spirv::TargetEnv;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -36,6 +36,28 @@ pub struct LinkArgs {
     /// Check the merged module's ids are unique (always true of our merge).
     #[arg(long)]
     verify_ids: bool,
+    /// CSV file (module,target,features) of each input's targets: makes a
+    /// multitarget module (SPV_INTEL_function_variants).
+    #[arg(long, value_name = "CSV")]
+    fnvar_targets: Option<PathBuf>,
+    /// CSV file (module,category,family,op,architecture) of each input's
+    /// architectures: makes a multitarget module.
+    #[arg(long, value_name = "CSV")]
+    fnvar_architectures: Option<PathBuf>,
+    /// With a multitarget module, each input also requires its capabilities.
+    #[arg(long)]
+    fnvar_capabilities: bool,
+}
+
+/// A CSV file's text; an empty path is no file, as spirv-link takes it.
+fn csv_text(path: Option<&PathBuf>) -> Result<String> {
+    match path {
+        Some(p) if !p.as_os_str().is_empty() => {
+            let bytes = std::fs::read(p).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+            Ok(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        _ => Ok(String::new()),
+    }
 }
 
 pub fn run(args: LinkArgs) -> Result<ExitCode> {
@@ -54,7 +76,14 @@ pub fn run(args: LinkArgs) -> Result<ExitCode> {
         create_library: args.create_library,
         use_highest_version: args.use_highest_version,
     };
-    match link(&refs, &options) {
+    // The CSV files name the inputs as they are given on the command line.
+    let variants = FnVarOptions {
+        targets_csv: csv_text(args.fnvar_targets.as_ref())?,
+        architectures_csv: csv_text(args.fnvar_architectures.as_ref())?,
+        capabilities: args.fnvar_capabilities,
+        names: args.inputs.iter().map(|p| p.to_string_lossy().into_owned()).collect(),
+    };
+    match link_variants(&refs, &options, &variants) {
         Ok(words) => {
             write_words(&Output::from_arg(args.output.as_deref(), Some("out.spv")), &words)?;
             Ok(ExitCode::SUCCESS)

@@ -1,8 +1,9 @@
 //! `link` against the pinned spirv-link's recorded results: every case
 //! under tests/link/cases links to the recorded `expected.spv` bytes, or
-//! fails with the recorded `expected.err` first line.
+//! fails with the recorded `expected.err` first line. Inputs are named
+//! N.spv, as they were linked (the function-variant CSV files name them).
 
-use gpuasm_spirv::link::{link, LinkOptions};
+use gpuasm_spirv::link::{link_variants, FnVarOptions, LinkOptions};
 use std::path::{Path, PathBuf};
 
 fn words(path: &Path) -> Vec<u32> {
@@ -20,11 +21,18 @@ fn inputs(case: &Path) -> Vec<PathBuf> {
     v.into_iter().map(|(_, p)| p).collect()
 }
 
-fn options(case: &Path) -> LinkOptions {
+fn options(case: &Path, count: usize) -> (LinkOptions, FnVarOptions) {
     let text = std::fs::read_to_string(case.join("options")).unwrap();
     let mut o = LinkOptions::default();
-    for flag in text.split_whitespace() {
+    let mut v = FnVarOptions { names: (1..=count).map(|n| format!("{n}.spv")).collect(), ..Default::default() };
+    let mut flags = text.split_whitespace();
+    while let Some(flag) = flags.next() {
         match flag {
+            "--fnvar-targets" => v.targets_csv = std::fs::read_to_string(case.join(flags.next().unwrap())).unwrap(),
+            "--fnvar-architectures" => {
+                v.architectures_csv = std::fs::read_to_string(case.join(flags.next().unwrap())).unwrap()
+            }
+            "--fnvar-capabilities" => v.capabilities = true,
             "--allow-partial-linkage" => o.allow_partial_linkage = true,
             "--allow-pointer-mismatch" => o.allow_pointer_mismatch = true,
             "--create-library" => o.create_library = true,
@@ -33,7 +41,7 @@ fn options(case: &Path) -> LinkOptions {
             _ => panic!("{}: unknown option {flag}", case.display()),
         }
     }
-    o
+    (o, v)
 }
 
 #[test]
@@ -47,7 +55,8 @@ fn link_matches_spirv_link() {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let modules: Vec<Vec<u32>> = inputs(case).iter().map(|p| words(p)).collect();
         let refs: Vec<&[u32]> = modules.iter().map(Vec::as_slice).collect();
-        let got = link(&refs, &options(case));
+        let (o, v) = options(case, refs.len());
+        let got = link_variants(&refs, &o, &v);
         let expected_spv = case.join("expected.spv");
         match got {
             Ok(w) if expected_spv.exists() => {

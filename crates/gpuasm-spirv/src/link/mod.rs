@@ -9,14 +9,19 @@
 //! `dedup` removes duplicate capabilities, extensions, imports, types and
 //! decorations, `resolve` pairs imports with exports and removes the
 //! imported declarations, and `finish` compacts ids and recomputes entry
-//! point interfaces.
+//! point interfaces. `fnvar` makes multitarget modules
+//! (SPV_INTEL_function_variants) at the peer's three points: on the inputs
+//! before the merge, at its start, and after duplicate removal.
 
 mod dedup;
 mod finish;
+mod fnvar;
 mod ir;
 mod resolve;
 
 use std::fmt;
+
+pub use fnvar::FnVarOptions;
 
 /// What `spirv-link`'s options choose.
 #[derive(Debug, Clone, Copy, Default)]
@@ -62,11 +67,27 @@ impl std::error::Error for LinkError {}
 /// Links `modules` (each a module's words, host order) into one module's
 /// words, as `spirv-link` does.
 pub fn link(modules: &[&[u32]], options: &LinkOptions) -> Result<Vec<u32>, LinkError> {
+    link_variants(modules, options, &FnVarOptions::default())
+}
+
+/// Links `modules` as `link` does, making a multitarget module when
+/// `variants` asks for one (`spirv-link --fnvar-*`).
+pub fn link_variants(
+    modules: &[&[u32]],
+    options: &LinkOptions,
+    variants: &FnVarOptions,
+) -> Result<Vec<u32>, LinkError> {
     if modules.is_empty() {
         return Err(LinkError::new("No modules were given."));
     }
-    let mut linked = ir::merge(ir::read(modules)?, options, Default::default())?;
+    let mut inputs = ir::read(modules)?;
+    let prepared = if variants.multitarget() { Some(fnvar::prepare(&mut inputs, variants)?) } else { None };
+    let leading = if prepared.is_some() { fnvar::header() } else { Default::default() };
+    let mut linked = ir::merge(inputs, options, leading)?;
     dedup::remove_duplicates(&mut linked);
+    if let Some(v) = &prepared {
+        fnvar::combine(&mut linked, v);
+    }
     resolve::link_symbols(&mut linked, options)?;
     Ok(finish::finish(linked))
 }
