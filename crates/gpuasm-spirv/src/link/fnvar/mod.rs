@@ -379,11 +379,15 @@ fn spec_constant_of(m: &mut Input, name: &str, c: &csv::Constraints, capabilitie
     let mut operands = vec![spec];
     operands.extend(string_words(name));
     m.sec_mut(Section::Debug2).push(make(op::OpName, operands, vec![1], None, None));
+    // An instruction without a result (OpTypeForwardPointer) gets its
+    // decoration on id 0, as the peer's takes its missing result id; line
+    // instructions are no instructions of the section to the peer.
     let conditional: Vec<u32> = m
         .sec(Section::TypesValues)
         .iter()
         .filter(|i| !combinable(i) && !is_spec_constant(i.opcode()))
-        .filter_map(Ins::result_id)
+        .filter(|i| !matches!(i.opcode(), op::OpLine | op::OpNoLine))
+        .map(|i| i.result_id().unwrap_or(0))
         .collect();
     for id in conditional {
         decorate_conditional(m, id, spec);
