@@ -9,7 +9,7 @@
 
 use super::super::ir::{string_at, Ins, Section};
 use super::Sections;
-use crate::grammar::op;
+use crate::grammar::{capability, op};
 use crate::peer_opcodes::generates_type;
 use std::collections::HashMap;
 
@@ -31,7 +31,7 @@ const MEMBER_DECORATION: u32 = u32::MAX - 5;
 const END: u32 = u32::MAX - 6;
 
 /// Capabilities the peer always enables (never conditional).
-const FNVAR_CAPABILITIES: [u32; 2] = [6245, 6246];
+const FNVAR_CAPABILITIES: [u32; 2] = [capability::SpecConditionalINTEL, capability::FunctionVariantsINTEL];
 pub(super) const FNVAR_EXTENSION: &str = "SPV_INTEL_function_variants";
 
 /// Whether the peer counts `ins` per module (`CanBeFnVarCombined`):

@@ -48,14 +48,17 @@ impl FnVarOptions {
     }
 }
 
-const CONDITIONAL: u32 = 6247;
-const LINKAGE_ATTRIBUTES: u32 = 41;
-const EXPORT: u32 = 0;
-const SPEC_CONDITIONAL: u32 = 6245;
-const FUNCTION_VARIANTS: u32 = 6246;
-const LOGICAL_OR: u32 = 166;
-const LOGICAL_AND: u32 = 167;
-const LOGICAL_NOT: u32 = 168;
+use crate::grammar::{capability, decoration, linkage_type};
+
+const CONDITIONAL: u32 = decoration::ConditionalINTEL;
+const LINKAGE_ATTRIBUTES: u32 = decoration::LinkageAttributes;
+const EXPORT: u32 = linkage_type::Export;
+const SPEC_CONDITIONAL: u32 = capability::SpecConditionalINTEL;
+const FUNCTION_VARIANTS: u32 = capability::FunctionVariantsINTEL;
+// OpSpecConstantOp's operation operands.
+const LOGICAL_OR: u32 = op::OpLogicalOr as u32;
+const LOGICAL_AND: u32 = op::OpLogicalAnd as u32;
+const LOGICAL_NOT: u32 = op::OpLogicalNot as u32;
 
 /// Modules before and after merging, as the steps see them.
 pub(super) trait Sections {
