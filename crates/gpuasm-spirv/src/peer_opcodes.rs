@@ -147,6 +147,23 @@ pub(crate) fn is_constant(opcode: u16) -> bool {
     CONSTANTS.contains(opcode)
 }
 
+/// Whether SPIRV-Tools takes `opcode` for a specialization constant
+/// (`spvOpcodeIsSpecConstant`: the INTEL conditional ones too).
+pub(crate) fn is_spec_constant(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::OpSpecConstantTrue
+            | op::OpSpecConstantFalse
+            | op::OpSpecConstant
+            | op::OpSpecConstantComposite
+            | op::OpSpecConstantCompositeReplicateEXT
+            | op::OpSpecConstantOp
+            | op::OpSpecConstantArchitectureINTEL
+            | op::OpSpecConstantTargetINTEL
+            | op::OpSpecConstantCapabilitiesINTEL
+    )
+}
+
 /// Whether spirv-val's layout puts `opcode` in the types section whatever
 /// section it is in: types, constants and OpTypeForwardPointer.
 pub(crate) fn always_in_types(opcode: u16) -> bool {

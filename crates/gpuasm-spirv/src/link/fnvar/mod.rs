@@ -22,6 +22,7 @@ mod keys;
 use super::ir::{string_at, Input, Ins, Linked, Section, SECTIONS};
 use super::LinkError;
 use crate::grammar::op;
+use crate::peer_opcodes::is_spec_constant;
 use keys::{combinable, Key, TypeKeys, FNVAR_EXTENSION};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -137,21 +138,6 @@ fn spec_constant(opcode: u16, bool_id: u32, id: u32, literals: &[u32]) -> Ins {
 fn decorate_conditional(m: &mut impl Sections, target: u32, spec: u32) {
     let ins = make(op::OpDecorate, vec![target, CONDITIONAL, spec], vec![1, 3], None, None);
     m.sec_mut(Section::Annotations).push(ins);
-}
-
-fn is_spec_constant(opcode: u16) -> bool {
-    matches!(
-        opcode,
-        op::OpSpecConstantTrue
-            | op::OpSpecConstantFalse
-            | op::OpSpecConstant
-            | op::OpSpecConstantComposite
-            | op::OpSpecConstantCompositeReplicateEXT
-            | op::OpSpecConstantOp
-            | op::OpSpecConstantArchitectureINTEL
-            | op::OpSpecConstantTargetINTEL
-            | op::OpSpecConstantCapabilitiesINTEL
-    )
 }
 
 fn bool_type(m: &impl Sections) -> u32 {

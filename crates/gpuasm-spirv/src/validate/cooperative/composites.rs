@@ -7,11 +7,9 @@
 
 use super::super::{ErrorKind, Report};
 use super::conversions::{int_n_or_f32_f16, length};
-use super::{
-    component_type, constant, dimension, int32_constant, is_matrix, is_spec_constant, is_vector, touches_special,
-    Module,
-};
+use super::{component_type, constant, dimension, int32_constant, is_matrix, is_vector, touches_special, Module};
 use crate::grammar::{cooperative_matrix_use as usage, op, scope};
+use crate::peer_opcodes::is_spec_constant;
 
 /// OpCompositeConstruct of a cooperative result.
 fn construct_problem(m: &Module, i: usize) -> Option<&'static str> {

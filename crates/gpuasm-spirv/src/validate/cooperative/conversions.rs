@@ -6,10 +6,11 @@
 
 use super::super::{ErrorKind, Report};
 use super::{
-    bit_width, component_type, is_cooperative, is_khr, is_matrix, is_spec_constant, is_special, is_vector, matrix_of,
-    matrix_use, scalar_or_vector, shapes_match, vector_dimensions_match, vector_of, Kind, Module,
+    bit_width, component_type, is_cooperative, is_khr, is_matrix, is_special, is_vector, matrix_of, matrix_use,
+    scalar_or_vector, shapes_match, vector_dimensions_match, vector_of, Kind, Module,
 };
 use crate::grammar::{cooperative_matrix_use as usage, op};
+use crate::peer_opcodes::is_spec_constant;
 
 /// A scalar, vector, cooperative matrix or cooperative vector of `kind`.
 fn numeric(m: &Module, ty: u32, kind: Kind) -> bool {

@@ -149,19 +149,6 @@ fn int32_constant(m: &Module, id: u32) -> Option<u32> {
     }
 }
 
-/// Whether an opcode makes a specialization constant.
-fn is_spec_constant(opcode: u16) -> bool {
-    matches!(
-        opcode,
-        op::OpSpecConstantTrue
-            | op::OpSpecConstantFalse
-            | op::OpSpecConstant
-            | op::OpSpecConstantComposite
-            | op::OpSpecConstantOp
-            | op::OpSpecConstantCompositeReplicateEXT
-    )
-}
-
 /// Two evaluated values that are both known and differ.
 fn differ(a: Option<u32>, b: Option<u32>) -> bool {
     matches!((a, b), (Some(a), Some(b)) if a != b)
