@@ -186,16 +186,23 @@ fn section_of(opcode: u16, in_functions: bool) -> Section {
         return Functions;
     }
     match opcode {
-        17 | op::OpConditionalCapabilityINTEL => Capabilities,
-        10 | op::OpConditionalExtensionINTEL => Extensions,
-        11 => ExtInstImports,
-        14 => MemoryModel,
-        15 | op::OpConditionalEntryPointINTEL => EntryPoints,
-        16 | 331 => ExecutionModes,
-        2..=4 | 7 => Debug1,
-        5 | 6 => Debug2,
-        330 => Debug3,
-        71..=75 | 332 | 5632 | 5633 => Annotations,
+        op::OpCapability | op::OpConditionalCapabilityINTEL => Capabilities,
+        op::OpExtension | op::OpConditionalExtensionINTEL => Extensions,
+        op::OpExtInstImport => ExtInstImports,
+        op::OpMemoryModel => MemoryModel,
+        op::OpEntryPoint | op::OpConditionalEntryPointINTEL => EntryPoints,
+        op::OpExecutionMode | op::OpExecutionModeId => ExecutionModes,
+        op::OpSourceContinued | op::OpSource | op::OpSourceExtension | op::OpString => Debug1,
+        op::OpName | op::OpMemberName => Debug2,
+        op::OpModuleProcessed => Debug3,
+        op::OpDecorate
+        | op::OpMemberDecorate
+        | op::OpDecorationGroup
+        | op::OpGroupDecorate
+        | op::OpGroupMemberDecorate
+        | op::OpDecorateId
+        | op::OpDecorateString
+        | op::OpMemberDecorateString => Annotations,
         _ => TypesValues,
     }
 }
@@ -246,7 +253,7 @@ pub(super) fn read(inputs: &[&[u32]]) -> Result<Vec<Input>, LinkError> {
                     }
                 }
             }
-            in_functions |= inst.opcode() == 54;
+            in_functions |= inst.opcode() == op::OpFunction;
             sections[section_of(inst.opcode(), in_functions) as usize].push(Ins { words, ids, result, result_type });
         }
         out.push(Input { version: m.header().version, bound: m.header().bound, sections });

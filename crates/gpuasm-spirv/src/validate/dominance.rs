@@ -318,13 +318,12 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                         Place::Elsewhere => continue,
                         Place::OutsideBlocks(df) if df as usize == f => continue,
                         Place::OutsideBlocks(df) => {
-                            let df = df as usize;
-                            let (name, user) = (r.id(id), r.id(m.result_id_word(func.def)));
-                            let owner = r.id(m.result_id_word(functions[df].def));
-                            let message = format!(
-                                "ID {name} used in function {user} is used outside of it's defining function {owner}"
-                            );
-                            note(&mut first, Found { def: at, at: functions[df].def, message });
+                            let owner = functions[df as usize].def;
+                            note(&mut first, at, owner, || {
+                                let (name, user) = (r.id(id), r.id(m.result_id_word(func.def)));
+                                let owner = r.id(m.result_id_word(owner));
+                                format!("ID {name} used in function {user} is used outside of it's defining function {owner}")
+                            });
                             continue;
                         }
                         Place::Block(df, db) => (df as usize, db as usize),
@@ -355,12 +354,8 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             }
                             continue;
                         }
-                        let (name, def_block, use_block) =
-                            (r.id(id), r.id(functions[df].blocks[db].label), r.id(func.blocks[b].label));
-                        let message = format!(
-                            "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
-                        );
-                        note(&mut first, Found { def: at, at: i, message });
+                        let labels = (functions[df].blocks[db].label, func.blocks[b].label);
+                        note(&mut first, at, i, || not_dominating(r, id, labels));
                         continue;
                     }
                     if phi {
@@ -384,16 +379,12 @@ pub(crate) fn check(m: &Module, limits: &Limits, r: &mut Report) {
                             }
                         }
                     } else if reachable(b) && db != b && !tree.dominates(db, b) {
-                        let (name, def_block, use_block) =
-                            (r.id(id), r.id(func.blocks[db].label), r.id(func.blocks[b].label));
-                        let message = format!(
-                            "ID {name} defined in block {def_block} does not dominate its use in block {use_block}"
-                        );
-                        note(&mut first, Found { def: at, at: i, message });
+                        let labels = (func.blocks[db].label, func.blocks[b].label);
+                        note(&mut first, at, i, || not_dominating(r, id, labels));
                     }
                 }
                 if let Some((at, message)) = phi_found {
-                    note(&mut phi_error, Found { def: phi_met, at, message });
+                    note(&mut phi_error, phi_met, at, || message);
                 }
             }
         }
@@ -411,10 +402,18 @@ struct Found {
     message: String,
 }
 
-/// Keeps `found` in `slot` if its definition comes before the one there
-/// (uses come in module order: a later use of the same one is not kept).
-fn note(slot: &mut Option<Found>, found: Found) {
-    if slot.as_ref().is_none_or(|f| found.def < f.def) {
-        *slot = Some(found);
+/// Keeps the use at `at` of the definition at `def` in `slot` if that
+/// definition comes before the one there (uses come in module order: a
+/// later use of the same one is not kept); its message is made only then.
+fn note(slot: &mut Option<Found>, def: usize, at: usize, message: impl FnOnce() -> String) {
+    if slot.as_ref().is_none_or(|f| def < f.def) {
+        *slot = Some(Found { def, at, message: message() });
     }
+}
+
+/// spirv-val's message for a use of `id` in the block labelled `labels.1`
+/// that its definition's block, `labels.0`, does not dominate.
+fn not_dominating(r: &mut Report, id: u32, labels: (u32, u32)) -> String {
+    let (name, def_block, use_block) = (r.id(id), r.id(labels.0), r.id(labels.1));
+    format!("ID {name} defined in block {def_block} does not dominate its use in block {use_block}")
 }

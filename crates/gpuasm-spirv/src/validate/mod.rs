@@ -269,7 +269,13 @@ impl<'m, 'w> Report<'m, 'w> {
     pub fn error_met_at(&mut self, kind: ErrorKind, inst: usize, met: usize, message: impl Into<String>) {
         let before = self.errors.len();
         self.error(kind, inst, message);
-        if let Some(e) = self.errors.get_mut(before) {
+        self.met_at(before, met);
+    }
+
+    /// Marks the error pushed at `index`, if the limit let it in, as met at
+    /// instruction `met`.
+    fn met_at(&mut self, index: usize, met: usize) {
+        if let Some(e) = self.errors.get_mut(index) {
             e.met = Some(met);
         }
     }
@@ -292,9 +298,7 @@ impl<'m, 'w> Report<'m, 'w> {
     pub fn module_error_met_at(&mut self, kind: ErrorKind, met: usize, message: impl Into<String>) {
         let before = self.errors.len();
         self.module_error(kind, message);
-        if let Some(e) = self.errors.get_mut(before) {
-            e.met = Some(met);
-        }
+        self.met_at(before, met);
     }
 
     pub fn module_error(&mut self, kind: ErrorKind, message: impl Into<String>) {
