@@ -1,6 +1,7 @@
 //! Operand types: the "must" sentences of the memory, composite, function
 //! and annotation instructions that tie an operand to a type: variables are
-//! pointers in their storage class, loads and stores agree with the pointee,
+//! pointers in their storage class, loads agree with the pointee (stores:
+//! the memory rules, which check the storage class first),
 //! access chains walk real composites, calls match the callee, member
 //! names and decorations target structures, array lengths are constants.
 
@@ -43,21 +44,9 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 }
             }
         }
-        op::OpStore => {
-            let (ptr, object) = (m.word(i, 0), m.word(i, 1));
-            if !logical_pointer(m, r, i, "OpStore", ptr) {
-                return;
-            }
-            if let Some((pointee, _)) = pointer(m, m.type_of(ptr)) {
-                // A void object is reported first, by the memory rules.
-                let void = m.def_opcode(m.type_of(object)) == Some(op::OpTypeVoid);
-                if m.def(object).is_some() && pointee != m.type_of(object) && !void {
-                    if let Some(message) = super::struct_store::mismatch(m, r, ptr, object) {
-                        r.error(ErrorKind::OperandType, i, message);
-                    }
-                }
-            }
-        }
+        // A store's object of another type than the pointee: the memory
+        // rules, after the pointer's storage class (a store through a
+        // read-only pointer is reported as that first).
         op::OpMemberName | op::OpMemberDecorate => {
             let target = m.word(i, 0);
             if m.def(target).is_some() && m.def_opcode(target) != Some(op::OpTypeStruct) {
