@@ -11,8 +11,10 @@
 //! friendly names and writes everything) prints more. This thread writes
 //! the chunks in order: its own as it prints them when all before them
 //! are written, else from a buffer; the second thread's from the buffers
-//! it hands over, which come back to it for reuse (fresh memory costs a
-//! page fault per 4 KiB). Each thread skips the chunks the other prints
+//! it hands over, a piece of a chunk at a time (so that the first thread
+//! writes a chunk while the rest of it is printed), which come back to it
+//! for reuse (fresh memory costs a page fault per 4 KiB). Each thread
+//! skips the chunks the other prints
 //! ([`InstructionParser::skip_to`]: word counts, result ids, and in full
 //! only the declarations later instructions are read with). A module under
 //! 2 MiB is cut once; a larger one every 512 KiB, so that at most six
@@ -72,6 +74,17 @@ const CHUNKED_FROM: usize = 1 << 19;
 /// small enough that the threads' shares even out to within a chunk.
 const CHUNK: usize = 1 << 17;
 
+/// The second thread hands its text over in pieces of about this many
+/// bytes, so that the first thread, done with its own chunk, writes the
+/// second thread's text while the rest of it is printed: on the 1 MB
+/// modules, cut once, the second thread's whole chunk (1.6 MB of text)
+/// had been written only after its last line, 0.4–0.5 ms after the first
+/// thread had nothing else to do. (Tiny in tests, whose modules are small.)
+const PIECE: usize = if cfg!(test) { 64 } else { FULL_PIECE };
+
+/// [`PIECE`] outside tests.
+const FULL_PIECE: usize = 1 << 18;
+
 /// How many of the second thread's chunks may wait to be written. This
 /// thread takes them only between two chunks of its own, and writing adds
 /// to each of those: with room for one, the second thread, finding it
@@ -80,6 +93,10 @@ const CHUNK: usize = 1 << 17;
 /// writing bound the run instead: 2% less wall time (median of 61
 /// alternating runs 0.981, 95% interval 0.956–0.996).
 const WAITING: usize = 4;
+
+/// About how many pieces a chunk's text makes (2.3–2.9 bytes of text a
+/// byte of module, see below).
+const PIECES_PER_CHUNK: usize = (CHUNK * 4 * 3).div_ceil(FULL_PIECE);
 
 /// Whether `options` and the module's size call for two threads.
 pub(super) fn applies(words: &[u32], options: &DisOptions) -> bool {
@@ -113,9 +130,44 @@ pub(super) fn cuts(len: usize, friendly_names: bool) -> Vec<usize> {
     }
 }
 
-/// One of the second thread's chunks: its number, its text, and the parse
-/// error that ended it, if one did.
-type Chunk = (usize, Vec<u8>, Option<BinaryError>);
+/// A piece of the text of one of the second thread's chunks.
+struct Piece {
+    /// The chunk's number.
+    chunk: usize,
+    text: Vec<u8>,
+    /// The parse error that ended the chunk, if one did (in its last piece).
+    failed: Option<BinaryError>,
+    /// Whether the chunk ends with this piece.
+    last: bool,
+}
+
+/// A buffer for a piece: one the first thread has written and given back,
+/// else a new one, with room for a piece and a long line past it (the
+/// text is rarely copied to a larger buffer as it grows).
+fn piece_buffer(written: &mpsc::Receiver<Vec<u8>>) -> Vec<u8> {
+    let mut buffer = written.try_recv().unwrap_or_else(|_| Vec::with_capacity(PIECE + (PIECE >> 2)));
+    buffer.clear();
+    buffer
+}
+
+/// Prints the instructions from the parser's position up to `end`, as
+/// [`print_chunk`] does, but only until `p` holds [`PIECE`] bytes: whether
+/// the chunk is done, and the parse error that ended it, if one did.
+fn print_piece(parser: &mut InstructionParser<'_>, p: &mut Printer<'_, '_>, end: usize) -> (bool, Option<BinaryError>) {
+    while parser.position() < end {
+        match parser.next() {
+            None => break,
+            Some(Err(e)) => return (true, Some(e)),
+            Some(Ok(inst)) => p.instruction(&inst, None),
+        }
+        if p.out.len() >= PIECE {
+            // At the module's end the next call finds nothing: an empty
+            // last piece.
+            return (parser.position() >= end, None);
+        }
+    }
+    (true, None)
+}
 
 /// Chunk `k` of a module cut at `cuts`: the word offsets it starts at or
 /// after and ends before.
@@ -164,10 +216,10 @@ pub(super) fn run<'a>(
     let placement = Placement::new();
     std::thread::scope(|s| {
         let (names_ready, wait_for_names) = mpsc::sync_channel::<()>(1);
-        // Up to [`WAITING`] chunks waiting here, one being printed, and
-        // this thread's own in a buffer: the memory bound.
-        let (send_chunk, chunks) = mpsc::sync_channel::<Chunk>(WAITING);
-        let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(WAITING);
+        // Up to [`WAITING`] chunks' pieces waiting here, one being
+        // printed, and this thread's own in a buffer: the memory bound.
+        let (send_chunk, chunks) = mpsc::sync_channel::<Piece>(WAITING * PIECES_PER_CHUNK);
+        let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(WAITING * PIECES_PER_CHUNK);
         let (raw, friendly, next, placement) = (&raw, &friendly, &next, &placement);
         let second = s.spawn(move || {
             placement.pin_helper(1);
@@ -194,21 +246,18 @@ pub(super) fn run<'a>(
                     }
                     None => *names.insert(raw),
                 };
-                let mut buffer = written.try_recv().unwrap_or_else(|_| {
-                    // The listing is 2–3 times the chunk's size in bytes
-                    // (2.3× with --raw-id, 2.9× with names on the bench's
-                    // modules): room for 4 times is not touched until
-                    // written, and the text is never copied to a larger
-                    // buffer as it grows.
-                    Vec::with_capacity(end.min(words.len()).saturating_sub(start) * 4 * 4)
-                });
-                buffer.clear();
-                let mut p = Printer::new(options, names, buffer, None);
-                let Ok(failed) = print_chunk(&mut parser, &mut p, end, false) else { return None };
-                let stop = failed.is_some();
-                // The first thread is gone (a failed write): stop.
-                if send_chunk.send((k, p.out, failed)).is_err() || stop {
-                    return None;
+                let mut p = Printer::new(options, names, piece_buffer(&written), None);
+                loop {
+                    let (last, failed) = print_piece(&mut parser, &mut p, end);
+                    let stop = failed.is_some();
+                    let text = std::mem::replace(&mut p.out, if last { Vec::new() } else { piece_buffer(&written) });
+                    // The first thread is gone (a failed write): stop.
+                    if send_chunk.send(Piece { chunk: k, text, failed, last }).is_err() || stop {
+                        return None;
+                    }
+                    if last {
+                        break;
+                    }
                 }
             }
             Some(Listed::noticed(&parser))
@@ -255,7 +304,7 @@ struct Chunks<'s> {
     count: usize,
     next: &'s AtomicUsize,
     cuts: &'s [usize],
-    received: &'s mpsc::Receiver<Chunk>,
+    received: &'s mpsc::Receiver<Piece>,
     give_back: &'s mpsc::SyncSender<Vec<u8>>,
     /// How many chunks are written.
     written: usize,
@@ -271,7 +320,7 @@ impl Chunks<'_> {
         second: &mut Second<'_>,
     ) -> Result<(), DisError> {
         while self.written < k {
-            let Ok((i, text, failed)) = self.received.recv() else {
+            let Ok(Piece { chunk, text, failed, last }) = self.received.recv() else {
                 // The second thread ended without a chunk it took: it
                 // panicked (its skipping fails only after this thread's
                 // printing failed, which ends the listing first).
@@ -280,13 +329,15 @@ impl Chunks<'_> {
                     _ => unreachable!("the second thread stopped where this one did not"),
                 }
             };
-            debug_assert_eq!(i, self.written, "the second thread's chunks come in order");
+            debug_assert_eq!(chunk, self.written, "the second thread's chunks come in order");
             write_text(p, &text)?;
             let _ = self.give_back.try_send(text);
             if let Some(e) = failed {
                 return Err(e.into());
             }
-            self.written += 1;
+            if last {
+                self.written += 1;
+            }
         }
         Ok(())
     }
