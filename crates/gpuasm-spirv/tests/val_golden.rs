@@ -109,13 +109,16 @@ fn cases() -> Vec<Case> {
     // `--seed 4242` over glslang/ and spv/, `--seed 9001 --kinds
     // operands` (opcodes, enumerants, literals, operands swapped,
     // instructions repeated or dropped) over glslang/ and spv/, and
-    // `--seed 101 --kinds operands` over spirv-val's own valid cases, each
-    // validated for its case's target environment (column `env`).
+    // `--seed 101 --kinds operands` over spirv-val's own valid cases, and
+    // `--seed 12 --kinds insert --twice` over them (an instruction added,
+    // then a second fault), each validated for its case's target
+    // environment (column `env`).
     let sets = [
         ("mutants-123", "123"),
         ("mutants-4242", "4242"),
         ("mutants-9001", "9001"),
         ("mutants-valsuite-101", "valsuite101"),
+        ("mutants-valsuite-insert-12", "valsuite-insert12"),
     ];
     for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));

@@ -211,7 +211,8 @@ fn group_member_problem(m: &Module, r: &mut Report, i: usize) -> Option<String> 
                 "Index {index} provided in OpGroupMemberDecorate for struct <id> {} is out of bounds. The structure \
                  has {members} members. Largest valid index is {}.",
                 r.id(target),
-                i64::from(members) - 1
+                // spirv-val's count is a u32: none wraps.
+                members.wrapping_sub(1)
             ));
         }
     }

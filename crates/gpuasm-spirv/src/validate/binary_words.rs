@@ -51,6 +51,11 @@ pub(super) fn message(e: &BinaryError, words: &[u32]) -> Option<String> {
             ))
         }
         K::UnterminatedString { .. } => unterminated_string(words, at),
+        // SPIRV-Tools' binary parser has no case for the kind and prints
+        // its number in its own operand-type list.
+        K::UnreadableOperandKind { kind: "InitializationModeQualifier" } => {
+            Some("Internal error: Unhandled operand type: 81".into())
+        }
         K::ExtraWords { opname, expected, word_count } => Some(format!(
             "Invalid instruction {opname} starting at word {at}: expected no more operands after {expected} words, \
              but stated word count is {word_count}."
@@ -298,7 +303,8 @@ fn instruction_at(words: &[u32], at: usize) -> Option<(usize, &'static Instructi
 fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
     let (start, info) = instruction_at(words, at)?;
     // Single-word operands up to `at` (ids, enumerants, literal integers),
-    // with the parameters an enumerant brings (UniformId's scope): a string
+    // with the parameters an enumerant brings (UniformId's scope), or each
+    // bit of a mask, lowest first (MakePointerAvailable's scope): a string
     // or a wider literal before it makes the position unknown.
     let single = |s: &grammar::OperandSpec| {
         single_word(s) || (s.quantifier == grammar::Quantifier::One && kind_words(s.kind.name()).is_some())
@@ -311,7 +317,16 @@ fn operand_kind_at(words: &[u32], at: usize) -> Option<OperandKind> {
         if !single(spec) {
             return None;
         }
-        let parameters = spec.kind.enumerant(*words.get(pos)?).map_or(&[][..], |e| e.parameters);
+        let value = *words.get(pos)?;
+        let parameters: Vec<&grammar::OperandSpec> = if spec.kind.info().category == grammar::Category::BitEnum {
+            (0..32)
+                .filter(|bit| value & (1 << bit) != 0)
+                .filter_map(|bit| spec.kind.enumerant(1 << bit))
+                .flat_map(|e| e.parameters)
+                .collect()
+        } else {
+            spec.kind.enumerant(value).map_or(Vec::new(), |e| e.parameters.iter().collect())
+        };
         pos += 1;
         for parameter in parameters {
             if pos == at {

@@ -797,7 +797,8 @@ impl Checker<'_, '_> {
                     format!(
                         "Index is out of bounds, can not find index {index} in the structure <id> '{ty}'. This \
                          structure has {n} members. Largest valid index is {}.",
-                        n as i64 - 1
+                        // spirv-val's count is a size_t: none wraps.
+                        (n as u64).wrapping_sub(1)
                     )
                 }
                 // No bound to check: the element type is the second word.

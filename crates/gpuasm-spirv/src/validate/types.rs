@@ -71,7 +71,8 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                     format!(
                         "Index {member} provided in OpMemberDecorate for struct <id> {t} is out of bounds. The \
                          structure has {members} members. Largest valid index is {}.",
-                        i64::from(members) - 1
+                        // spirv-val's count is a u32: none wraps.
+                        members.wrapping_sub(1)
                     )
                 };
                 r.error(ErrorKind::Decoration, i, message);

@@ -109,7 +109,8 @@ fn extract_insert_problem(m: &Module, i: usize) -> Option<String> {
                     return Some(format!(
                         "Index is out of bounds, can not find index {index} in the structure <id> '{ty}'. This \
                          structure has {members} members. Largest valid index is {}.",
-                        members.wrapping_sub(1)
+                        // spirv-val's count is a size_t: none wraps.
+                        u64::from(members).wrapping_sub(1)
                     ));
                 }
                 ty = m.def_word(ty, 2 + index as usize).unwrap_or(0);
