@@ -74,12 +74,15 @@ const CHUNKED_FROM: usize = 1 << 19;
 /// small enough that the threads' shares even out to within a chunk.
 const CHUNK: usize = 1 << 17;
 
-/// The second thread hands its text over in pieces of about this many
-/// bytes, so that the first thread, done with its own chunk, writes the
-/// second thread's text while the rest of it is printed: on the 1 MB
-/// modules, cut once, the second thread's whole chunk (1.6 MB of text)
-/// had been written only after its last line, 0.4–0.5 ms after the first
-/// thread had nothing else to do. (Tiny in tests, whose modules are small.)
+/// A module cut once has the second thread hand its text over in pieces
+/// of about this many bytes, so that the first thread, done with its own
+/// chunk, writes the second thread's text while the rest of it is
+/// printed: on the 1 MB modules the second thread's whole chunk (1.6 MB of
+/// text) had been written only after its last line, 0.4–0.5 ms after the
+/// first thread had nothing else to do. A module cut into many chunks
+/// hands them over whole: its last chunk is a small part of the text, and
+/// pieces made `--raw-id` on the 19 MB module 7% slower (more writes and
+/// hand-overs). (Tiny in tests, whose modules are small.)
 const PIECE: usize = if cfg!(test) { 64 } else { FULL_PIECE };
 
 /// [`PIECE`] outside tests.
@@ -141,26 +144,32 @@ struct Piece {
     last: bool,
 }
 
-/// A buffer for a piece: one the first thread has written and given back,
-/// else a new one, with room for a piece and a long line past it (the
-/// text is rarely copied to a larger buffer as it grows).
-fn piece_buffer(written: &mpsc::Receiver<Vec<u8>>) -> Vec<u8> {
-    let mut buffer = written.try_recv().unwrap_or_else(|_| Vec::with_capacity(PIECE + (PIECE >> 2)));
+/// A buffer for a piece of `room` bytes: one the first thread has written
+/// and given back, else a new one (the text is rarely copied to a larger
+/// buffer as it grows; room not written to is not touched).
+fn piece_buffer(written: &mpsc::Receiver<Vec<u8>>, room: usize) -> Vec<u8> {
+    let mut buffer = written.try_recv().unwrap_or_default();
     buffer.clear();
+    buffer.reserve(room);
     buffer
 }
 
 /// Prints the instructions from the parser's position up to `end`, as
-/// [`print_chunk`] does, but only until `p` holds [`PIECE`] bytes: whether
+/// [`print_chunk`] does, but only until `p` holds `piece` bytes: whether
 /// the chunk is done, and the parse error that ended it, if one did.
-fn print_piece(parser: &mut InstructionParser<'_>, p: &mut Printer<'_, '_>, end: usize) -> (bool, Option<BinaryError>) {
+fn print_piece(
+    parser: &mut InstructionParser<'_>,
+    p: &mut Printer<'_, '_>,
+    end: usize,
+    piece: usize,
+) -> (bool, Option<BinaryError>) {
     while parser.position() < end {
         match parser.next() {
             None => break,
             Some(Err(e)) => return (true, Some(e)),
             Some(Ok(inst)) => p.instruction(&inst, None),
         }
-        if p.out.len() >= PIECE {
+        if p.out.len() >= piece {
             // At the module's end the next call finds nothing: an empty
             // last piece.
             return (parser.position() >= end, None);
@@ -218,8 +227,10 @@ pub(super) fn run<'a>(
         let (names_ready, wait_for_names) = mpsc::sync_channel::<()>(1);
         // Up to [`WAITING`] chunks' pieces waiting here, one being
         // printed, and this thread's own in a buffer: the memory bound.
-        let (send_chunk, chunks) = mpsc::sync_channel::<Piece>(WAITING * PIECES_PER_CHUNK);
-        let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(WAITING * PIECES_PER_CHUNK);
+        let piece = if count == 2 || cfg!(test) { PIECE } else { usize::MAX };
+        let waiting = if piece == usize::MAX { WAITING } else { WAITING * PIECES_PER_CHUNK };
+        let (send_chunk, chunks) = mpsc::sync_channel::<Piece>(waiting);
+        let (give_back, written) = mpsc::sync_channel::<Vec<u8>>(waiting);
         let (raw, friendly, next, placement) = (&raw, &friendly, &next, &placement);
         let second = s.spawn(move || {
             placement.pin_helper(1);
@@ -246,11 +257,21 @@ pub(super) fn run<'a>(
                     }
                     None => *names.insert(raw),
                 };
-                let mut p = Printer::new(options, names, piece_buffer(&written), None);
+                // Room for a piece and a long line past it; for a whole
+                // chunk 4 times its size in bytes (its listing is 2.3 times
+                // with --raw-id, 2.9 times with names on the bench's
+                // modules).
+                let room = if piece == usize::MAX {
+                    end.min(words.len()).saturating_sub(start) * 4 * 4
+                } else {
+                    piece + piece / 4
+                };
+                let mut p = Printer::new(options, names, piece_buffer(&written, room), None);
                 loop {
-                    let (last, failed) = print_piece(&mut parser, &mut p, end);
+                    let (last, failed) = print_piece(&mut parser, &mut p, end, piece);
                     let stop = failed.is_some();
-                    let text = std::mem::replace(&mut p.out, if last { Vec::new() } else { piece_buffer(&written) });
+                    let text =
+                        std::mem::replace(&mut p.out, if last { Vec::new() } else { piece_buffer(&written, room) });
                     // The first thread is gone (a failed write): stop.
                     if send_chunk.send(Piece { chunk: k, text, failed, last }).is_err() || stop {
                         return None;
