@@ -80,9 +80,10 @@ const CHUNK: usize = 1 << 17;
 /// printed: on the 1 MB modules the second thread's whole chunk (1.6 MB of
 /// text) had been written only after its last line, 0.4–0.5 ms after the
 /// first thread had nothing else to do. A module cut into many chunks
-/// hands them over whole: its last chunk is a small part of the text, and
-/// pieces made `--raw-id` on the 19 MB module 7% slower (more writes and
-/// hand-overs). (Tiny in tests, whose modules are small.)
+/// hands them over whole, with room for [`WAITING`] of them as before: its
+/// last chunk is a small part of its text, and each piece is a write and a
+/// hand-over more. (Tiny in tests, whose modules are small, and there for
+/// every module.)
 const PIECE: usize = if cfg!(test) { 64 } else { FULL_PIECE };
 
 /// [`PIECE`] outside tests.
