@@ -13,7 +13,7 @@
 //! The per-primitive rules of MeshEXT shaders are in [`super::mesh_builtins`].
 //!
 //! Not covered: the storage-class-per-stage rules of ClipDistance,
-//! CullDistance and TessLevel*.
+//! CullDistance and TessLevel* (Layer's and ViewportIndex's are).
 
 use super::{ErrorKind, Report};
 use crate::grammar::{
@@ -761,6 +761,43 @@ fn workgroup_size_error(m: &Module, d: Decorated, vulkan: bool) -> Option<String
     None
 }
 
+/// Layer and ViewportIndex: an Input variable used in a Vertex,
+/// TessellationEvaluation, Geometry or mesh stage, an Output one in a
+/// Fragment stage. spirv-val checks this where `from`, in function `f`
+/// reached by `models`, refers to an id of the module's scope, by that
+/// id's storage class, before the built-in's type.
+fn viewport_layer_stage_error(m: &Module, p: Pending, from: usize, f: u32, models: &[u32]) -> Option<String> {
+    let built_in = p.d.rule.built_in;
+    if !matches!(built_in, bi::Layer | bi::ViewportIndex) || p.referenced == from {
+        return None;
+    }
+    let layer = built_in == bi::Layer;
+    let (vuid_number, class, banned): (u32, &str, &[u32]) = match storage_class_of(m, p.referenced)? {
+        sc::Input => (
+            if layer { 4274 } else { 4406 },
+            "Input storage class if execution model is Vertex, TessellationEvaluation, Geometry, MeshNV or MeshEXT.",
+            &[em::Vertex, em::TessellationEvaluation, em::Geometry, em::MeshNV, em::MeshEXT],
+        ),
+        sc::Output => {
+            (if layer { 4275 } else { 4407 }, "Output storage class if execution model is Fragment.", &[em::Fragment])
+        }
+        _ => return None,
+    };
+    let model = banned.iter().copied().find(|x| models.contains(x))?;
+    Some(format!(
+        "{}Vulkan spec doesn't allow BuiltIn Layer and ViewportIndex to be used for variables with {class} {} depends \
+         on {} which is decorated with BuiltIn {}. Id <{}> is later referenced by {} in function <{f}> which is \
+         called with execution model {}.",
+        vuid(p.d.rule, vuid_number),
+        id_desc(m, p.referenced),
+        id_desc(m, p.d.at),
+        built_in_name(built_in),
+        m.result_id_word(p.referenced),
+        id_desc(m, from),
+        enumerant_name(OperandKind::ExecutionModel, model)
+    ))
+}
+
 /// What spirv-val says when `from` refers to the built-in through
 /// `p.referenced`; `function` is the function `from` stands in, with the
 /// execution models that reach it.
@@ -807,6 +844,9 @@ fn reference_error(
         }
     }
     let (f, models, entries) = function?;
+    if let Some(message) = viewport_layer_stage_error(m, p, from, f, models) {
+        return Some(message);
+    }
     let primitive_id_caps =
         [capability::MeshShadingEXT, capability::MeshShadingNV, capability::Geometry, capability::Tessellation];
     if rule.built_in == bi::PrimitiveId
