@@ -359,6 +359,9 @@ const YELLOW: &[u8] = b"\x1b[33m";
 const BLUE: &[u8] = b"\x1b[34m";
 
 /// spirv-dis's layout constants.
+/// A printer with a sink writes its text out once it holds this much.
+pub(super) const FLUSH_AT: usize = 1 << 16;
+
 const STANDARD_INDENT: usize = 15;
 const BLOCK_NEST_INDENT: usize = 2;
 const BLOCK_BODY_INDENT_OFFSET: usize = 2;
@@ -417,7 +420,7 @@ impl<'a, 'n> Printer<'a, 'n> {
     }
 
     pub(crate) fn flush_if_large(&mut self) -> io::Result<()> {
-        if self.sink.is_some() && self.out.len() >= 1 << 16 {
+        if self.sink.is_some() && self.out.len() >= FLUSH_AT {
             self.flush()?;
         }
         Ok(())

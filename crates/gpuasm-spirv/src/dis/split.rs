@@ -53,7 +53,7 @@
 //! costs about a tenth of printing it (reading it in full, as before, a
 //! third).
 
-use super::{DisError, DisOptions, Listed, Printer};
+use super::{DisError, DisOptions, Listed, Printer, FLUSH_AT};
 use crate::binary::{BinaryError, Header, InstructionParser, ParserOptions};
 use crate::module::names::IdNames;
 use crate::placement::Placement;
@@ -155,9 +155,10 @@ fn piece_buffer(written: &mpsc::Receiver<Vec<u8>>, room: usize) -> Vec<u8> {
     buffer
 }
 
-/// Prints the instructions from the parser's position up to `end`, as
-/// [`print_chunk`] does, but only until `p` holds `piece` bytes: whether
-/// the chunk is done, and the parse error that ended it, if one did.
+/// Prints the instructions from the parser's position up to `end` (the
+/// first one starting at or after it excluded), stopping once `p` holds
+/// `piece` bytes: whether the chunk is done, and the parse error that
+/// ended it, if one did.
 fn print_piece(
     parser: &mut InstructionParser<'_>,
     p: &mut Printer<'_, '_>,
@@ -186,26 +187,22 @@ fn bounds(cuts: &[usize], k: usize) -> (usize, usize) {
     (start, cuts.get(k).copied().unwrap_or(usize::MAX))
 }
 
-/// Prints the instructions from the parser's position up to `end` (the
-/// first one starting at or after it excluded); the parse error that
-/// stopped it, if one did. `stream` writes full buffers as it goes.
+/// Prints a whole chunk ([`print_piece`]); the parse error that stopped
+/// it, if one did. `stream` writes full buffers as it goes.
 fn print_chunk(
     parser: &mut InstructionParser<'_>,
     p: &mut Printer<'_, '_>,
     end: usize,
     stream: bool,
 ) -> Result<Option<BinaryError>, DisError> {
-    while parser.position() < end {
-        match parser.next() {
-            None => break,
-            Some(Err(e)) => return Ok(Some(e)),
-            Some(Ok(inst)) => p.instruction(&inst, None),
+    let piece = if stream { FLUSH_AT } else { usize::MAX };
+    loop {
+        let (done, failed) = print_piece(parser, p, end, piece);
+        if done {
+            return Ok(failed);
         }
-        if stream {
-            p.flush_if_large()?;
-        }
+        p.flush_if_large()?;
     }
-    Ok(None)
 }
 
 pub(super) fn run<'a>(

@@ -784,18 +784,27 @@ fn viewport_layer_stage_error(m: &Module, p: Pending, from: usize, f: u32, model
         _ => return None,
     };
     let model = banned.iter().copied().find(|x| models.contains(x))?;
-    Some(format!(
-        "{}Vulkan spec doesn't allow BuiltIn Layer and ViewportIndex to be used for variables with {class} {} depends \
-         on {} which is decorated with BuiltIn {}. Id <{}> is later referenced by {} in function <{f}> which is \
-         called with execution model {}.",
-        vuid(p.d.rule, vuid_number),
+    let rule = format!(
+        "{}Vulkan spec doesn't allow BuiltIn Layer and ViewportIndex to be used for variables with {class}",
+        vuid(p.d.rule, vuid_number)
+    );
+    Some(not_called_with(m, p, from, f, &rule, model))
+}
+
+/// spirv-val's message when `from`, in function `f` reached by `model`,
+/// refers to the built-in where `rule` (its VUID and sentence) forbids
+/// that model (its `ValidateNotCalledWithExecutionModel`).
+fn not_called_with(m: &Module, p: Pending, from: usize, f: u32, rule: &str, model: u32) -> String {
+    format!(
+        "{rule} {} depends on {} which is decorated with BuiltIn {}. Id <{}> is later referenced by {} in function \
+         <{f}> which is called with execution model {}.",
         id_desc(m, p.referenced),
         id_desc(m, p.d.at),
-        built_in_name(built_in),
+        built_in_name(p.d.rule.built_in),
         m.result_id_word(p.referenced),
         id_desc(m, from),
         enumerant_name(OperandKind::ExecutionModel, model)
-    ))
+    )
 }
 
 /// What spirv-val says when `from` refers to the built-in through
@@ -854,15 +863,14 @@ fn reference_error(
         && models.contains(&em::Fragment)
         && !primitive_id_caps.iter().any(|c| caps.contains(c))
     {
-        return Some(format!(
+        return Some(not_called_with(
+            m,
+            p,
+            from,
+            f,
             "[VUID-PrimitiveId-Fragment-04333] Vulkan spec doesn't allow BuiltIn PrimitiveId to be used for variables \
-             in the Fragment execution model unless it declares Geometry, Tessellation, or MeshShader capabilities. \
-             {} depends on {} which is decorated with BuiltIn {name}. Id <{}> is later referenced by {} in function \
-             <{f}> which is called with execution model Fragment.",
-            id_desc(m, p.referenced),
-            id_desc(m, p.d.at),
-            m.result_id_word(p.referenced),
-            id_desc(m, from)
+             in the Fragment execution model unless it declares Geometry, Tessellation, or MeshShader capabilities.",
+            em::Fragment,
         ));
     }
     if models.contains(&em::MeshEXT) && super::mesh_builtins::is_per_primitive(rule.built_in) {
