@@ -31,6 +31,7 @@ mod expect;
 mod fast;
 mod ids;
 mod known_types;
+mod numbers;
 mod opcodes;
 mod operand;
 mod report;

@@ -6,11 +6,11 @@
 //! keeps each name's [`NameKey`] inline, so a lookup reads one slot rather
 //! than a slot and the text. Nothing is allocated per name.
 
+use super::numbers::NumberTable;
 use crate::name_map::{same_bytes, NameKey};
 use crate::text::lex::scan::{id_chars_end, small_number, ID_CHAR};
 use crate::text::literal;
 use rustc_hash::FxHashSet;
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// A slot of the name table: 16 bytes, so that the table of a large module
@@ -149,7 +149,7 @@ pub(super) struct Frozen {
     names: NameTable,
     /// The main thread's numbers, which it goes on filling while workers
     /// read them (see [`Ids::get_rest`] for why that is sound).
-    numeric: Arc<[AtomicU32]>,
+    numeric: Arc<NumberTable>,
 }
 
 pub(super) struct Ids<'t> {
@@ -165,11 +165,10 @@ pub(super) struct Ids<'t> {
     defined: Vec<u64>,
     defined_sparse: FxHashSet<u32>,
     /// Names that are canonical decimal numbers below the cap, by value.
-    /// Entries are ids; 0 = none. Allocated whole at the first number, as
-    /// zeroed memory: pages no number reaches are never touched, and
-    /// nothing is ever copied. Atomic because after a split workers read
-    /// the main thread's (only it writes them); a plain load and store.
-    numeric: Arc<[AtomicU32]>,
+    /// Allocated whole at the first number, as zeroed memory: pages no
+    /// number reaches are never touched, and nothing is ever copied.
+    /// After a split workers read the main thread's; only it writes them.
+    numeric: Arc<NumberTable>,
     pub numeric_cap: usize,
     /// One past the largest number recorded.
     numeric_len: usize,
@@ -196,7 +195,7 @@ pub(super) struct LocalIds {
 /// A worker's table of numbered names, all entries zero, kept from one
 /// segment for the next: a fresh one would cost a page fault for every
 /// page its numbers reach.
-pub(super) struct Numbers(Arc<[AtomicU32]>);
+pub(super) struct Numbers(Arc<NumberTable>);
 
 /// The map from a worker's ids to final ones: `LOCAL | k` to `locals[k]`,
 /// the rest unchanged.
@@ -257,7 +256,7 @@ impl<'t> Ids<'t> {
             preserve,
             defined: Vec::new(),
             defined_sparse: FxHashSet::default(),
-            numeric: Arc::new([]),
+            numeric: Arc::new(NumberTable::empty()),
             numeric_cap: text.len() / 2 + 16,
             numeric_len: 0,
             local: false,
@@ -304,8 +303,8 @@ impl<'t> Ids<'t> {
     #[inline(always)]
     pub fn get_scanned(&mut self, name: &[u8], at: usize, small: Option<usize>) -> u32 {
         // A number seen before: most ids of disassembled text, so no call.
-        if let Some(id) = small.and_then(|v| self.numeric.get(v)).map(|n| n.load(Relaxed)) {
-            if id != 0 && self.preserve.is_empty() {
+        if let Some(id) = small.and_then(|v| self.numeric.get(v)) {
+            if self.preserve.is_empty() {
                 return id;
             }
         }
@@ -333,14 +332,13 @@ impl<'t> Ids<'t> {
                 // stands first in the text it reads, before this worker's,
                 // so one pass would give it that very number too. Either
                 // way it is final; not cached here, to touch no more pages.
-                let main = self.base.as_ref().and_then(|b| b.numeric.get(v)).map(|n| n.load(Relaxed));
-                if let Some(id) = main.filter(|&id| id != 0) {
+                if let Some(id) = self.base.as_ref().and_then(|b| b.numeric.get(v)) {
                     return id;
                 }
             }
             let id = self.assign(NUMBER | v as u32);
             self.allocate_numeric();
-            self.numeric[v].store(id, Relaxed);
+            self.numeric.set(v, id);
             self.numeric_len = self.numeric_len.max(v + 1);
             return id;
         }
@@ -364,14 +362,13 @@ impl<'t> Ids<'t> {
     /// The id this table gives the name that is the number `v`, if any.
     #[inline]
     fn number(&self, v: usize) -> Option<u32> {
-        self.numeric.get(v).map(|n| n.load(Relaxed)).filter(|&id| id != 0)
+        self.numeric.get(v)
     }
 
     /// Allocates the number table, zeroed, if not yet done.
     fn allocate_numeric(&mut self) {
-        if self.numeric.is_empty() {
-            // SAFETY: every bit pattern, zero included, is a valid AtomicU32.
-            self.numeric = unsafe { Arc::<[AtomicU32]>::new_zeroed_slice(self.numeric_cap).assume_init() };
+        if self.numeric.len() == 0 {
+            self.numeric = Arc::new(NumberTable::new(self.numeric_cap));
         }
     }
 
@@ -436,10 +433,10 @@ impl<'t> Ids<'t> {
     /// A worker's ids, for [`Ids::adopt`], and its number table, emptied
     /// for its next segment.
     pub fn into_local(self) -> (LocalIds, Option<Numbers>) {
-        let numbers = (!self.numeric.is_empty()).then(|| {
+        let numbers = (self.numeric.len() != 0).then(|| {
             for &entry in &self.local_at {
                 if entry & NUMBER != 0 {
-                    self.numeric[(entry & !NUMBER) as usize].store(0, Relaxed);
+                    self.numeric.set((entry & !NUMBER) as usize, 0);
                 }
             }
             Numbers(self.numeric)
@@ -505,11 +502,7 @@ impl<'t> Ids<'t> {
     /// Each id numbered here from a small canonical decimal name: the id and
     /// the number.
     pub fn numbered(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        let numbers = self.numeric.get(..self.numeric_len).unwrap_or(&[]);
-        numbers.iter().enumerate().filter_map(|(v, id)| {
-            let id = id.load(Relaxed);
-            (id != 0).then_some((id, v as u32))
-        })
+        (0..self.numeric_len).filter_map(|v| self.numeric.get(v).map(|id| (id, v as u32)))
     }
 
     /// The name starting at byte `at`.
