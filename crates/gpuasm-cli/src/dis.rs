@@ -75,6 +75,7 @@ pub struct DisArgs {
 pub fn run(args: DisArgs) -> Result<ExitCode> {
     report::set_format(args.error_format);
     crate::alloc::use_huge_pages();
+    crate::data_pages::populate();
     let (bytes, name) = read_input(args.input.as_deref())?;
     let output = Output::from_arg(args.output.as_deref(), None);
     let loaded = if is_binary(&bytes) {

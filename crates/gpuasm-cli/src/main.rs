@@ -6,6 +6,7 @@ mod io;
 mod alloc;
 mod asm;
 mod cfg;
+mod data_pages;
 mod diff;
 mod dis;
 mod lesspipe;
