@@ -190,6 +190,15 @@ fn hand_written_splits_read_like_one_pass() {
         ),
         // Ids used but never defined: the same warnings, in order.
         ("undefined ids", "@fork\n%p = OpTypePointer Function %nowhere\n@split\n%q = OpTypePointer Function %7\n%r = OpTypePointer Function %nowhere\n"),
+        // The text ends at a NUL, wherever it is: the main thread looks
+        // before the fork, a worker past it.
+        ("NUL before the fork", "%b = OpTypeBool ; a\0 %c = OpTypeFloat 32\n@fork\n%t = OpTypeInt 32 0\n@split\n%u = OpTypeInt 16 0\n"),
+        ("NUL in a worker's segment", "@fork\n%t = OpTypeInt 32 0\n@split\n%u = OpTypeInt 16 0\n%v = OpTypeFloat\0 32\n%w = OpTypeFloat 64\n"),
+        ("NUL at a split", "@fork\n%t = OpTypeInt 32 0\n@split\n\0%u = OpTypeInt 16 0\n"),
+        ("NUL at the fork", "%t = OpTypeInt 32 0\n@fork\n\0%u = OpTypeInt 16 0\n@split\n%v = OpTypeInt 8 0\n"),
+        ("NUL in a string across the fork", "OpName %void \"a\n@fork\nb\0c\"\n%t = OpTypeInt 32 0\n@split\n%u = OpTypeInt 16 0\n"),
+        ("NUL in a comment across the fork", "%t = OpTypeInt 32 0 ; a\n@fork\n; b\0c\n%u = OpTypeInt 16 0\n@split\n%v = OpTypeInt 8 0\n"),
+        ("NUL after the last segment", "@fork\n%t = OpTypeInt 32 0\n@split\n%u = OpTypeInt 16 0\n%v = OpTypeInt 8 0\n\0 garbage\n"),
     ];
     for (what, body) in cases {
         let (text, plan) = marked(&format!("{head}{body}"));
