@@ -112,13 +112,17 @@ fn cases() -> Vec<Case> {
     // `--seed 101 --kinds operands` over spirv-val's own valid cases, and
     // `--seed 12 --kinds insert --twice` over them (an instruction added,
     // then a second fault), each validated for its case's target
-    // environment (column `env`).
+    // environment (column `env`); `--seed 11 --kinds cfg --twice` over them
+    // and `--seed 1 --kinds cfg` over the optimizer's modules (branch,
+    // merge and continue targets changed, merges dropped, blocks moved).
     let sets = [
         ("mutants-123", "123"),
         ("mutants-4242", "4242"),
         ("mutants-9001", "9001"),
         ("mutants-valsuite-101", "valsuite101"),
         ("mutants-valsuite-insert-12", "valsuite-insert12"),
+        ("mutants-valsuite-cfg-11", "valsuite-cfg11"),
+        ("mutants-optsuite-cfg-1", "optsuite-cfg1"),
     ];
     for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));

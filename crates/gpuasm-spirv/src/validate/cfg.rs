@@ -195,15 +195,12 @@ fn branches_to(m: &Module, i: usize, label: u32) -> bool {
     targets.filter(|k| !switch || k % 2 == 1).any(|k| m.word(i, k) == label)
 }
 
-/// OpSelectionMerge or OpLoopMerge `i`: a loop's merge block and continue
-/// target distinct, and no block the merge block of two headers (`seen`:
-/// the merge blocks named before). (That each stands right before its
-/// branch is checked later: `adjacency`.) False once it has reported.
+/// OpSelectionMerge or OpLoopMerge `i`: no block the merge block of two
+/// headers (`seen`: the merge blocks named before), as spirv-val's CFG pass
+/// checks while it reads. (That each stands right before its branch is
+/// checked later: `adjacency`; a loop's targets, own block first, by the
+/// control-flow rules: `control_flow`.) False once it has reported.
 fn merge_instruction(m: &Module, r: &mut Report, i: usize, seen: &mut rustc_hash::FxHashSet<u32>) -> bool {
-    if m.opcode(i) == op::OpLoopMerge && m.word(i, 0) == m.word(i, 1) {
-        r.error(ErrorKind::FunctionStructure, i, "Merge Block and Continue Target must be different ids");
-        return false;
-    }
     if !seen.insert(m.word(i, 0)) {
         let block = r.id(m.word(i, 0));
         r.error(ErrorKind::FunctionStructure, i, format!("Block {block} is already a merge block for another header"));

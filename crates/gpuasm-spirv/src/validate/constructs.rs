@@ -175,7 +175,9 @@ impl Cfg<'_, '_> {
                 stack.extend(self.structural[x].iter().copied());
             }
         }
-        found.sort_unstable();
+        // In id order, as spirv-val's set of a construct's blocks: the
+        // first block with a problem is the one reported.
+        found.sort_unstable_by_key(|&b| self.blocks[b].label);
         found
     }
 
