@@ -114,7 +114,9 @@ fn cases() -> Vec<Case> {
     // then a second fault), each validated for its case's target
     // environment (column `env`); `--seed 11 --kinds cfg --twice` over them
     // and `--seed 1 --kinds cfg` over the optimizer's modules (branch,
-    // merge and continue targets changed, merges dropped, blocks moved).
+    // merge and continue targets changed, merges dropped, blocks moved);
+    // `--kinds extinst --twice` over them, seeds 54 and 59 (an extended
+    // instruction's number, operands or set changed, then a second fault).
     let sets = [
         ("mutants-123", "123"),
         ("mutants-4242", "4242"),
@@ -123,6 +125,8 @@ fn cases() -> Vec<Case> {
         ("mutants-valsuite-insert-12", "valsuite-insert12"),
         ("mutants-valsuite-cfg-11", "valsuite-cfg11"),
         ("mutants-optsuite-cfg-1", "optsuite-cfg1"),
+        ("mutants-optsuite-extinst-54", "optsuite-extinst54"),
+        ("mutants-optsuite-extinst-59", "optsuite-extinst59"),
     ];
     for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));

@@ -267,7 +267,8 @@ fn debug_set_prefix(words: &[u32], at: usize, kind: &str) -> &'static str {
         return "";
     }
     let Some((start, info)) = instruction_at(words, at) else { return "" };
-    if info.opcode != op::OpExtInst {
+    // Both read their set as spirv-val's parser does.
+    if !matches!(info.opcode, op::OpExtInst | op::OpExtInstWithForwardRefsKHR) {
         return "";
     }
     let import = words.get(start + 3).and_then(|&set| definition(words, set, start));

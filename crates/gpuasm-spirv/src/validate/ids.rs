@@ -13,6 +13,11 @@ use rustc_hash::FxHashMap;
 /// Whether operand `k` of instruction `i` (counting every operand, result
 /// type and result included) may name an id defined later.
 fn forward_ok(m: &Module, i: usize, k: usize, forward_pointers: &FxHashMap<u32, usize>, id: u32) -> bool {
+    // A result type never: spirv-val asks the opcode's rule about its id
+    // operands only, and a type operand must be defined already.
+    if m.operands(i)[k].kind == OperandKind::IdResultType {
+        return false;
+    }
     let inst = &m.insts[i];
     match inst.opcode() {
         op::OpExecutionMode
@@ -249,15 +254,10 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
             );
             continue;
         }
-        // OpExtInstWithForwardRefsKHR exists to name what comes later.
+        // OpExtInstWithForwardRefsKHR exists to name what comes later;
+        // spirv-val says so once its operands have passed.
         let forward_refs = m.opcode(i) == op::OpExtInstWithForwardRefsKHR;
-        if forward_refs && !m.id_operands(i).any(|(_, id)| m.def_index(id).is_none_or(|d| d >= i)) {
-            r.error(
-                ErrorKind::ForwardReference,
-                i,
-                "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
-            );
-        }
+        let none_ahead = forward_refs && !m.id_operands(i).any(|(_, id)| m.def_index(id).is_none_or(|d| d >= i));
         for (k, id) in m.id_operands(i) {
             let kind = m.operands(i)[k].kind;
             let d = match m.def_index(id) {
@@ -308,6 +308,13 @@ pub(crate) fn check(m: &Module, r: &mut Report, misuses: &Misuses) {
                 let name = r.id(id);
                 r.error(ErrorKind::TypeValueMismatch, i, format!("Operand {name} cannot be a type"));
             }
+        }
+        if none_ahead {
+            r.error(
+                ErrorKind::ForwardReference,
+                i,
+                "Opcode OpExtInstWithForwardRefsKHR must have at least one forward declared ID.",
+            );
         }
     }
     if !undefined_forward.is_empty() {
