@@ -116,7 +116,10 @@ fn cases() -> Vec<Case> {
     // and `--seed 1 --kinds cfg` over the optimizer's modules (branch,
     // merge and continue targets changed, merges dropped, blocks moved);
     // `--kinds extinst --twice` over them, seeds 54 and 59 (an extended
-    // instruction's number, operands or set changed, then a second fault).
+    // instruction's number, operands or set changed, then a second fault);
+    // `--kinds interface` over them, seed 1 and seed 3 `--twice` (ids taken
+    // from, added to or repeated in an entry point's interface, its
+    // function replaced, Locations clashing, Components added).
     let sets = [
         ("mutants-123", "123"),
         ("mutants-4242", "4242"),
@@ -127,6 +130,8 @@ fn cases() -> Vec<Case> {
         ("mutants-optsuite-cfg-1", "optsuite-cfg1"),
         ("mutants-optsuite-extinst-54", "optsuite-extinst54"),
         ("mutants-optsuite-extinst-59", "optsuite-extinst59"),
+        ("mutants-optsuite-interface-1", "optsuite-interface1"),
+        ("mutants-optsuite-interface-53", "optsuite-interface53"),
     ];
     for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));

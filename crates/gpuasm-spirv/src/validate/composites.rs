@@ -75,9 +75,6 @@ fn problem(m: &Module, i: usize) -> Option<&'static str> {
             let shader = super::capabilities::with_implied(m).contains(&crate::grammar::capability::Shader);
             (shader && super::small_types::limited_use(m, rt)).then_some("Cannot transpose matrices of 16-bit floats")
         }
-        op::OpCompositeConstruct if m.def_opcode(rt) == Some(op::OpTypeVector) && m.operands(i).len() <= 3 => {
-            Some("Expected number of constituents to be at least 2")
-        }
         op::OpCompositeExtract if m.operands(i).len() == 3 => {
             Some("Expected at least one index to OpCompositeExtract, zero found")
         }

@@ -390,6 +390,10 @@ impl Checker<'_, '_> {
         let parts: Vec<u32> = self.value_operands().map(|k| self.operand_type(k)).collect();
         match m.def_opcode(rt) {
             Some(op::OpTypeVector) => {
+                // Counted before the constituents are looked at.
+                if parts.len() < 2 {
+                    return self.fail(rep, "Expected number of constituents to be at least 2".into());
+                }
                 let Some(r) = shape(m, rt) else { return };
                 let mut total = 0;
                 for &t in &parts {

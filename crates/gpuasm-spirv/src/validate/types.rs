@@ -130,18 +130,6 @@ fn check_instruction(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
                 r.error(ErrorKind::EntryPoint, i, format!("OpEntryPoint Entry Point <id> {t} is not a function."));
                 return;
             }
-            for k in 3..m.operands(i).len() {
-                let v = m.word(i, k);
-                if !matches!(m.def_opcode(v), None | Some(op::OpVariable | op::OpUntypedVariableKHR)) {
-                    let found = m.def(v).map_or("", |d| d.info().name);
-                    r.error(
-                        ErrorKind::EntryPoint,
-                        i,
-                        format!("Interfaces passed to OpEntryPoint must be variables. Found {found}."),
-                    );
-                    return;
-                }
-            }
             // Kernels take parameters; only the other execution models may not.
             let vuid = if vulkan { "[VUID-StandaloneSpirv-None-04633] " } else { "" };
             // spirv-val counts the words of whatever the function's type
