@@ -3,8 +3,9 @@
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-/// Entries to a 4 KiB page.
-const PAGE: usize = 4096 / std::mem::size_of::<AtomicU32>();
+/// A page of memory, and the entries it holds.
+const PAGE_BYTES: usize = 4096;
+const PAGE: usize = PAGE_BYTES / std::mem::size_of::<AtomicU32>();
 
 /// Ids by number, 0 for none, in zeroed memory, so that pages no number
 /// reaches are never touched, with a bit for each page that has been
@@ -33,14 +34,13 @@ impl NumberTable {
 
     /// A table for the numbers below `cap`.
     pub fn new(cap: usize) -> Self {
-        let zeroed = |n| {
-            // SAFETY: every bit pattern, zero included, is a valid atomic.
-            unsafe { Box::<[AtomicU64]>::new_zeroed_slice(n).assume_init() }
-        };
-        // SAFETY: as above.
+        // SAFETY: every bit pattern, zero included, is a valid atomic.
         let ids = unsafe { Box::<[AtomicU32]>::new_zeroed_slice(cap).assume_init() };
-        let skew = ids.as_ptr() as usize % 4096 / std::mem::size_of::<AtomicU32>();
-        NumberTable { ids, written: zeroed((skew + cap).div_ceil(PAGE).div_ceil(64)), skew }
+        let skew = ids.as_ptr() as usize % PAGE_BYTES / std::mem::size_of::<AtomicU32>();
+        let pages = (skew + cap).div_ceil(PAGE);
+        // SAFETY: as above.
+        let written = unsafe { Box::<[AtomicU64]>::new_zeroed_slice(pages.div_ceil(64)).assume_init() };
+        NumberTable { ids, written, skew }
     }
 
     /// How many numbers the table has room for.
