@@ -119,7 +119,10 @@ fn cases() -> Vec<Case> {
     // instruction's number, operands or set changed, then a second fault);
     // `--kinds interface` over them, seed 1 and seed 3 `--twice` (ids taken
     // from, added to or repeated in an entry point's interface, its
-    // function replaced, Locations clashing, Components added).
+    // function replaced, Locations clashing, Components added); `--seed 2
+    // --kinds types` over spirv-val's valid cases and `--seed 1` over the
+    // optimizer's modules (struct members, array lengths, vector counts,
+    // widths, image operands, Offsets and strides changed).
     let sets = [
         ("mutants-123", "123"),
         ("mutants-4242", "4242"),
@@ -132,6 +135,8 @@ fn cases() -> Vec<Case> {
         ("mutants-optsuite-extinst-59", "optsuite-extinst59"),
         ("mutants-optsuite-interface-1", "optsuite-interface1"),
         ("mutants-optsuite-interface-53", "optsuite-interface53"),
+        ("mutants-valsuite-types-2", "valsuite-types2"),
+        ("mutants-optsuite-types-1", "optsuite-types1"),
     ];
     for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));

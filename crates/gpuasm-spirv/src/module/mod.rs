@@ -713,6 +713,19 @@ impl<'w> Module<'w> {
         }
     }
 
+    /// The value of a 32-bit integer constant, OpConstantNull as 0, as
+    /// spirv-val's `EvalInt32IfConst` finds it (no other width, no spec
+    /// constant).
+    pub fn int32_constant(&self, id: u32) -> Option<u32> {
+        let ty = self.type_of(id);
+        let int32 = self.def_opcode(ty) == Some(op::OpTypeInt) && self.def_word(ty, 2) == Some(32);
+        match self.def_opcode(id)? {
+            op::OpConstant if int32 => self.def_word(id, 3),
+            op::OpConstantNull if int32 => Some(0),
+            _ => None,
+        }
+    }
+
     /// The (low word of the) value of an OpConstant.
     pub fn constant_value(&self, id: u32) -> Option<u32> {
         (self.def_opcode(id)? == op::OpConstant).then(|| self.def_word(id, 3)).flatten()

@@ -14,10 +14,12 @@ use crate::module::Module;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The VUIDs of a per-primitive built-in: (type, array size, block array
-/// size, PerPrimitiveEXT), and whether it is a bool (else an int).
+/// size, PerPrimitiveEXT), and whether it is a bool (else an int). 0 where
+/// spirv-val's table of VUIDs lacks the number (PrimitiveId's 10595–10597),
+/// so that it prints none.
 const PER_PRIMITIVE: &[(u32, [u32; 4], bool)] = &[
     (bi::CullPrimitiveEXT, [7036, 10589, 10590, 7038], true),
-    (bi::PrimitiveId, [10595, 10596, 10597, 7040], false),
+    (bi::PrimitiveId, [0, 0, 0, 7040], false),
     (bi::Layer, [10592, 10593, 10594, 7039], false),
     (bi::ViewportIndex, [10601, 10602, 10603, 7060], false),
     (bi::PrimitiveShadingRateKHR, [10598, 10599, 10600, 7059], false),
@@ -35,9 +37,13 @@ fn name(built_in: u32) -> &'static str {
     OperandKind::BuiltIn.enumerant(built_in).map_or("?", |e| e.name)
 }
 
+/// `[VUID-...] ` for VUID `n`, nothing for 0.
 fn tag(built_in: u32, n: u32) -> String {
+    if n == 0 {
+        return String::new();
+    }
     let name = name(built_in);
-    format!("[VUID-{name}-{name}-{n:05}]")
+    format!("[VUID-{name}-{name}-{n:05}] ")
 }
 
 /// Entry points (by function, in the order spirv-val keeps them) with their
@@ -154,7 +160,7 @@ pub(super) fn definition_error(m: &Module, eps: &mut EntryPoints, d: &Decl) -> O
                     format!("ID <{f}> ({})", crate::grammar::instruction(m.opcode(i)).map_or("?", |x| x.name))
                 });
                 return Some(format!(
-                    "{} There must be only one declaration of the CullPrimitiveEXT associated in entry point's \
+                    "{}There must be only one declaration of the CullPrimitiveEXT associated in entry point's \
                      interface. {function}",
                     tag(d.built_in, 10591)
                 ));
@@ -198,7 +204,7 @@ pub(super) fn interface_error(m: &Module, eps: &EntryPoints, d: &Decl) -> Option
     let scalar = if boolean { "TypeBool" } else { "TypeInt" };
     let type_message = |problem: &str| {
         format!(
-            "{} According to the Vulkan specspec BuiltIn {name} variable needs to be a either a {scalar} or an \
+            "{}According to the Vulkan specspec BuiltIn {name} variable needs to be a either a {scalar} or an \
              array of {scalar}. {}{problem}",
             tag(built_in, type_vuid),
             d.desc
@@ -226,7 +232,7 @@ pub(super) fn interface_error(m: &Module, eps: &EntryPoints, d: &Decl) -> Option
     }
     if !decorated(decoration::PerPrimitiveEXT) {
         return Some(format!(
-            "{} According to the Vulkan spec the variable decorated with Builtin {name} within the MeshEXT Execution \
+            "{}According to the Vulkan spec the variable decorated with Builtin {name} within the MeshEXT Execution \
              Model must also be decorated with the PerPrimitiveEXT decoration. ",
             tag(built_in, per_primitive_vuid)
         ));
@@ -254,7 +260,7 @@ pub(super) fn interface_error(m: &Module, eps: &EntryPoints, d: &Decl) -> Option
         if size != u64::from(output) {
             let vuid = if is_block { block_size_vuid } else { size_vuid };
             return Some(format!(
-                "{}  The size of the array decorated with {name} ({size}) must match the value specified by \
+                "{} The size of the array decorated with {name} ({size}) must match the value specified by \
                  OutputPrimitivesEXT ({output}). ",
                 tag(built_in, vuid)
             ));

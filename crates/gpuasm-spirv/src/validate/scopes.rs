@@ -127,15 +127,9 @@ fn access_scopes<'a>(m: &'a Module, i: usize) -> impl Iterator<Item = usize> + '
 }
 
 /// The value of a 32-bit integer constant scope (spirv-val's
-/// `EvalInt32IfConst`: OpConstant or OpConstantNull of a 32-bit int).
+/// `EvalInt32IfConst`).
 fn constant(m: &Module, id: u32) -> Option<u32> {
-    let ty = m.type_of(id);
-    let int32 = m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32);
-    match m.def_opcode(id)? {
-        op::OpConstant if int32 => m.def_word(id, 3),
-        op::OpConstantNull if int32 => Some(0),
-        _ => None,
-    }
+    m.int32_constant(id)
 }
 
 fn vuid(env: TargetEnv, name: &str) -> String {

@@ -344,7 +344,13 @@ fn constituent_problem(m: &Module, rt: u32, parts: &[u32]) -> Option<Constituent
     if !matches!(kind, op::OpTypeVector | op::OpTypeMatrix | op::OpTypeStruct | op::OpTypeArray) {
         return None;
     }
-    if m.element_count(rt).is_some_and(|count| count as usize != parts.len()) {
+    // spirv-val counts an array's elements only when its length is a
+    // 32-bit integer constant.
+    let count = match kind {
+        op::OpTypeArray => m.def_word(rt, 3).and_then(|length| m.int32_constant(length)),
+        _ => m.element_count(rt),
+    };
+    if count.is_some_and(|count| count as usize != parts.len()) {
         return Some(Constituents::Count(kind));
     }
     for (k, &c) in parts.iter().enumerate() {
