@@ -122,7 +122,9 @@ fn cases() -> Vec<Case> {
     // function replaced, Locations clashing, Components added); `--seed 2
     // --kinds types` over spirv-val's valid cases and `--seed 1` over the
     // optimizer's modules (struct members, array lengths, vector counts,
-    // widths, image operands, Offsets and strides changed).
+    // widths, image operands, Offsets and strides changed); `--seed 2
+    // --kinds access` over spirv-val's valid cases (access chain indexes
+    // and bases, loaded and stored pointers, stored objects changed).
     let sets = [
         ("mutants-123", "123"),
         ("mutants-4242", "4242"),
@@ -137,6 +139,7 @@ fn cases() -> Vec<Case> {
         ("mutants-optsuite-interface-53", "optsuite-interface53"),
         ("mutants-valsuite-types-2", "valsuite-types2"),
         ("mutants-optsuite-types-1", "optsuite-types1"),
+        ("mutants-valsuite-access-2", "valsuite-access2"),
     ];
     for (source, seed) in sets {
         let mutants = read_tar_xz(&format!("{source}/mutants.tar.xz"));

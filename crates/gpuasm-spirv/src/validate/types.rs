@@ -533,66 +533,9 @@ pub(super) fn check_decoration_target(m: &Module, r: &mut Report, i: usize, vulk
     }
 }
 
-/// The largest scalar in a type, in bytes (pointers count 8, as in the
-/// PhysicalStorageBuffer64 addressing model).
-fn largest_scalar(m: &Module, ty: u32, depth: u32) -> u32 {
-    if depth > 64 {
-        return 0;
-    }
-    match m.def_opcode(ty) {
-        Some(op::OpTypeInt | op::OpTypeFloat) => m.def_word(ty, 2).unwrap_or(0) / 8,
-        Some(op::OpTypeVector | op::OpTypeMatrix | op::OpTypeArray | op::OpTypeRuntimeArray) => {
-            largest_scalar(m, m.def_word(ty, 2).unwrap_or(0), depth + 1)
-        }
-        Some(op::OpTypeStruct) => {
-            let n = m.operands_len_of(ty);
-            (2..=n).filter_map(|w| m.def_word(ty, w)).map(|t| largest_scalar(m, t, depth + 1)).max().unwrap_or(0)
-        }
-        Some(op::OpTypePointer) => 8,
-        _ => 0,
-    }
-}
-
-/// An Aligned memory operand is a power of two, and through
-/// PhysicalStorageBuffer pointers covers the largest scalar accessed.
-fn check_alignment(m: &Module, r: &mut Report, i: usize, vulkan: bool) {
-    let (ptr, mask_at) = match m.opcode(i) {
-        op::OpLoad => (m.word(i, 2), 3),
-        op::OpStore => (m.word(i, 0), 2),
-        _ => return,
-    };
-    let ops = m.operands(i);
-    if ops.len() <= mask_at + 1 || m.word(i, mask_at) & 0x2 == 0 {
-        return;
-    }
-    let aligned = m.word(i, mask_at + 1);
-    if !aligned.is_power_of_two() {
-        r.error(
-            ErrorKind::OperandType,
-            i,
-            format!("Memory accesses Aligned operand value {aligned} is not a power of two."),
-        );
-        return;
-    }
-    let Some((pointee, class)) = pointer(m, m.type_of(ptr)) else { return };
-    if class != storage_class::PhysicalStorageBuffer {
-        return;
-    }
-    let largest = largest_scalar(m, pointee, 0);
-    if aligned < largest {
-        let vuid = if vulkan { "[VUID-StandaloneSpirv-PhysicalStorageBuffer64-06314] " } else { "" };
-        r.error(
-            ErrorKind::OperandType,
-            i,
-            format!("{vuid}Memory accesses Aligned operand value {aligned} is too small, the largest scalar type is {largest} bytes."),
-        );
-    }
-}
-
 pub(crate) fn check(m: &Module, vulkan: bool, r: &mut Report) {
     for i in 0..m.insts.len() {
         check_instruction(m, r, i, vulkan);
-        check_alignment(m, r, i, vulkan);
         if r.full() {
             return;
         }
