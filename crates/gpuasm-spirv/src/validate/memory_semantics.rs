@@ -28,12 +28,7 @@ const STORAGE_CLASSES: u32 = ms::UniformMemory | ms::WorkgroupMemory | ms::Image
 fn int32(m: &Module, id: u32) -> (bool, Option<u32>) {
     let ty = m.type_of(id);
     let is_int32 = m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32);
-    let value = match m.def_opcode(id) {
-        Some(op::OpConstant) if is_int32 => m.def_word(id, 3),
-        Some(op::OpConstantNull) if is_int32 => Some(0),
-        _ => None,
-    };
-    (is_int32, value)
+    (is_int32, m.int32_constant(id))
 }
 
 fn is_atomic(opcode: u16) -> bool {

@@ -97,7 +97,7 @@ fn scope_basics(m: &Module, caps: &FxHashSet<u32>, i: usize, id: u32) -> Result<
     if !(m.def_opcode(ty) == Some(op::OpTypeInt) && m.def_word(ty, 2) == Some(32)) {
         return Err(format!("{name}: expected scope to be a 32-bit int"));
     }
-    let Some(value) = constant(m, id) else {
+    let Some(value) = m.int32_constant(id) else {
         let shader = caps.contains(&cap::Shader);
         if shader && !caps.contains(&cap::CooperativeMatrixNV) {
             return Err("Scope ids must be OpConstant when Shader capability is present".into());
@@ -124,12 +124,6 @@ fn access_scopes<'a>(m: &'a Module, i: usize) -> impl Iterator<Item = usize> + '
     let access = matches!(opcode, op::OpLoad | op::OpStore | op::OpCopyMemory | op::OpCopyMemorySized)
         || m.insts[i].info().name.starts_with("OpImage");
     m.operands(i).iter().enumerate().filter(move |(_, o)| access && o.kind == OperandKind::IdScope).map(|(k, _)| k)
-}
-
-/// The value of a 32-bit integer constant scope (spirv-val's
-/// `EvalInt32IfConst`).
-fn constant(m: &Module, id: u32) -> Option<u32> {
-    m.int32_constant(id)
 }
 
 fn vuid(env: TargetEnv, name: &str) -> String {
@@ -333,7 +327,7 @@ pub(crate) fn limitations(cx: &Context, i: usize, out: &mut Vec<Limitation>) {
         if k >= m.operands(i).len() {
             continue;
         }
-        let Some(value) = constant(m, m.word(i, k)) else { continue };
+        let Some(value) = m.int32_constant(m.word(i, k)) else { continue };
         match kind {
             Kind::Execution => {
                 if opcode == op::OpControlBarrier && value != scope::Subgroup {
